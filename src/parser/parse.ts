@@ -1,0 +1,91 @@
+// The parser facade: text in, `{ module, errors }` out, never an exception.
+import type { IToken, IParserErrorMessageProvider, TokenType } from 'chevrotain';
+import { EOF } from 'chevrotain';
+import type { Comment, Module, ModuleStatement } from './ast.js';
+import { lex } from './lexer.js';
+import { PtxParser } from './parser.js';
+import { spanTokens } from './ranges.js';
+import type { PtxDiagnostic } from './diagnostics.js';
+
+export interface ParseResult {
+  /** The syntax tree. When `errors` is not empty it is partial. */
+  readonly module: Module;
+  /** Every lexical and syntax error, in file order. */
+  readonly errors: readonly PtxDiagnostic[];
+}
+
+const EOF_TOKEN = { image: '', tokenType: EOF } as unknown as IToken;
+const show = (t: IToken): string => (t.tokenType === EOF ? 'end of file' : `'${t.image.length > 40 ? `${t.image.slice(0, 40)}...` : t.image}'`);
+const label = (t: TokenType): string => t.LABEL ?? t.name;
+
+const RULE_WORDS: Readonly<Record<string, string>> = {
+  moduleStatement: 'a directive, declaration or function',
+  statement: 'a statement',
+  primary: 'an operand',
+  unary: 'an operand',
+  expression: 'an expression',
+  sectionItem: 'a debug section item',
+  declaration: 'a declaration',
+};
+
+const messages: IParserErrorMessageProvider = {
+  buildMismatchTokenMessage: ({ expected, actual }) => `expected ${label(expected)} but found ${show(actual)}`,
+  buildNotAllInputParsedMessage: ({ firstRedundant }) => `unexpected ${show(firstRedundant)}`,
+  buildNoViableAltMessage: ({ actual, ruleName }) =>
+    `unexpected ${show((actual as unknown as IToken[][])[0]?.[0] ?? EOF_TOKEN)}; expected ${RULE_WORDS[ruleName] ?? ruleName}`,
+  buildEarlyExitMessage: ({ actual, ruleName }) =>
+    `unexpected ${show((actual as IToken[])[0] ?? EOF_TOKEN)}; expected ${RULE_WORDS[ruleName] ?? ruleName}`,
+};
+
+let parser: PtxParser | undefined;
+function getParser(): PtxParser {
+  if (parser === undefined) {
+    parser = new PtxParser(messages);
+  }
+  return parser;
+}
+
+function endPosition(text: string): { line: number; column: number } {
+  let line = 1;
+  let last = -1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
+    line++;
+    last = i;
+  }
+  return { line, column: text.length - last };
+}
+
+/** Parses PTX text. Never throws; a failure inside the parser becomes an error. */
+export function parsePtx(text: string): ParseResult {
+  const hasBom = text.charCodeAt(0) === 0xfeff;
+  const end = endPosition(text);
+  const moduleRange = { line: 1, column: 1, offset: 0, endLine: end.line, endColumn: end.column, endOffset: text.length };
+  const errors: PtxDiagnostic[] = [];
+  let statements: ModuleStatement[] = [];
+  let comments: Comment[] = [];
+  try {
+    const lexed = lex(text);
+    errors.push(...lexed.errors);
+    comments = lexed.comments.map((t) => ({ kind: 'Comment', text: t.image, range: spanTokens(t, t) }));
+    const p = getParser();
+    p.input = lexed.tokens;
+    statements = p.module();
+    for (const e of p.errors) {
+      const t = e.token;
+      const atEof = t.tokenType === EOF || Number.isNaN(t.startOffset);
+      errors.push({
+        line: atEof ? end.line : t.startLine ?? 1,
+        column: atEof ? end.column : t.startColumn ?? 1,
+        offset: atEof ? text.length : t.startOffset,
+        length: atEof ? 1 : Math.max(1, t.image.length),
+        message: e.message,
+      });
+    }
+    p.input = [];
+  } catch (err) {
+    errors.push({ line: 1, column: 1, offset: 0, length: 1, message: `internal parser error: ${String(err)}` });
+    parser = undefined;
+  }
+  errors.sort((a, b) => a.offset - b.offset);
+  return { module: { kind: 'Module', statements, comments, hasBom, range: moduleRange }, errors };
+}
