@@ -32,9 +32,9 @@ const messages: IParserErrorMessageProvider = {
   buildMismatchTokenMessage: ({ expected, actual }) => `expected ${label(expected)} but found ${show(actual)}`,
   buildNotAllInputParsedMessage: ({ firstRedundant }) => `unexpected ${show(firstRedundant)}`,
   buildNoViableAltMessage: ({ actual, ruleName }) =>
-    `unexpected ${show((actual as unknown as IToken[][])[0]?.[0] ?? EOF_TOKEN)}; expected ${RULE_WORDS[ruleName] ?? ruleName}`,
+    `unexpected ${show(actual[0] ?? EOF_TOKEN)}; expected ${RULE_WORDS[ruleName] ?? ruleName}`,
   buildEarlyExitMessage: ({ actual, ruleName }) =>
-    `unexpected ${show((actual as IToken[])[0] ?? EOF_TOKEN)}; expected ${RULE_WORDS[ruleName] ?? ruleName}`,
+    `unexpected ${show(actual[0] ?? EOF_TOKEN)}; expected ${RULE_WORDS[ruleName] ?? ruleName}`,
 };
 
 let parser: PtxParser | undefined;

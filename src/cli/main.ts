@@ -1,0 +1,50 @@
+// The commander program: options and commands only, no analysis logic.
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { InputError } from '../api.js';
+import { EXIT_INPUT, EXIT_OK, processIO, type CliIO } from './io.js';
+import { registerParse } from './parse-command.js';
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** Runs the CLI on `argv` (as process.argv) and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+  let exitCode = EXIT_OK;
+  const setExit = (code: number): void => { exitCode = Math.max(exitCode, code); };
+  const program = new Command();
+  program
+    .name('ptx-debug')
+    .description('PTX static analyzer and falsification scorer')
+    .version(packageVersion(), '-V, --version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.out(s),
+      // Commander's own errors become one line; usage is not repeated.
+      writeErr: (s) => { if (!s.startsWith('Usage')) io.err(s); },
+      outputError: (s, write) => write(s.replace(/\n+$/, '')),
+    })
+    .showSuggestionAfterError(true);
+  registerParse(program, io, setExit);
+  try {
+    if (argv.length <= 2) {
+      io.out(program.helpInformation());
+      return EXIT_OK;
+    }
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help'
+        ? EXIT_OK : EXIT_INPUT;
+    }
+    if (err instanceof InputError) {
+      io.err(`ptx-debug: ${err.message}`);
+      return EXIT_INPUT;
+    }
+    io.err(`ptx-debug: internal error: ${err instanceof Error ? err.message : String(err)}`);
+    return EXIT_INPUT;
+  }
+}

@@ -1,0 +1,186 @@
+// Integer arithmetic (PTX ISA 9.7.1) and extended-precision integer
+// arithmetic (9.7.2). add/sub/mul/mad/div/abs/neg/min/max, which the
+// floating-point sections share, live in arith.ts.
+import type { OpcodeSpec } from '../types.js';
+import { INT, R, RI, binary, mods, op, ternary, types, v } from './helpers.js';
+
+const EXT_TYPES = ['.u32', '.s32', '.u64', '.s64'];
+const EXT_SINCE = { '.u64': v('4.3', 20), '.s64': v('4.3', 20) } as const;
+
+export const INTEGER_OPCODES: readonly OpcodeSpec[] = [
+  {
+    opcode: 'mul24',
+    section: '9.7.1.5',
+    since: v('1.0'),
+    modifiers: [mods('mode', ['.hi', '.lo'], { required: true }), types('type', ['.u32', '.s32'])],
+    forms: [binary()],
+    example: 'mul24.lo.u32 %r1, %r2, %r3;',
+  },
+  {
+    opcode: 'mad24',
+    section: '9.7.1.6',
+    since: v('1.0'),
+    modifiers: [
+      mods('mode', ['.hi', '.lo'], { required: true }),
+      mods('sat', ['.sat']),
+      types('type', ['.u32', '.s32']),
+    ],
+    forms: [ternary()],
+    example: 'mad24.lo.s32 %r1, %r2, %r3, %r4;',
+  },
+  {
+    opcode: 'sad',
+    section: '9.7.1.7',
+    since: v('1.0'),
+    modifiers: [types('type', INT)],
+    forms: [ternary()],
+    example: 'sad.u32 %r1, %r2, %r3, %r4;',
+  },
+  {
+    opcode: 'rem',
+    section: '9.7.1.9',
+    since: v('1.0'),
+    modifiers: [types('type', INT)],
+    forms: [binary()],
+    example: 'rem.s32 %r1, %r2, %r3;',
+  },
+  {
+    opcode: 'popc',
+    section: '9.7.1.14',
+    since: v('2.0', 20),
+    modifiers: [types('type', ['.b32', '.b64'])],
+    forms: [[op('d', R, '.u32'), op('a', RI, 'type')]],
+    example: 'popc.b64 %r1, %rd1;',
+  },
+  {
+    opcode: 'clz',
+    section: '9.7.1.15',
+    since: v('2.0', 20),
+    modifiers: [types('type', ['.b32', '.b64'])],
+    forms: [[op('d', R, '.u32'), op('a', RI, 'type')]],
+    example: 'clz.b32 %r1, %r2;',
+  },
+  {
+    opcode: 'bfind',
+    section: '9.7.1.16',
+    since: v('2.0', 20),
+    modifiers: [mods('shiftamt', ['.shiftamt']), types('type', ['.u32', '.u64', '.s32', '.s64'])],
+    forms: [[op('d', R, '.u32'), op('a', RI, 'type')]],
+    example: 'bfind.shiftamt.u64 %r1, %rd1;',
+  },
+  {
+    opcode: 'fns',
+    section: '9.7.1.17',
+    since: v('6.0', 30),
+    modifiers: [types('type', ['.b32'])],
+    forms: [[op('d', R, 'type'), op('mask', RI, 'type'), op('base', RI, '.u32'), op('offset', RI, '.s32')]],
+    example: 'fns.b32 %r1, %r2, 0, 1;',
+  },
+  {
+    opcode: 'brev',
+    section: '9.7.1.18',
+    since: v('2.0', 20),
+    modifiers: [types('type', ['.b32', '.b64'])],
+    forms: [[op('d', R, 'type'), op('a', RI, 'type')]],
+    example: 'brev.b32 %r1, %r2;',
+  },
+  {
+    opcode: 'bfe',
+    section: '9.7.1.19',
+    since: v('2.0', 20),
+    modifiers: [types('type', ['.u32', '.u64', '.s32', '.s64'])],
+    forms: [[op('d', R, 'type'), op('a', RI, 'type'), op('b', RI, '.u32'), op('c', RI, '.u32')]],
+    example: 'bfe.u32 %r1, %r2, 8, 4;',
+  },
+  {
+    opcode: 'bfi',
+    section: '9.7.1.20',
+    since: v('2.0', 20),
+    modifiers: [types('type', ['.b32', '.b64'])],
+    forms: [
+      [op('f', R, 'type'), op('a', RI, 'type'), op('b', RI, 'type'), op('c', RI, '.u32'), op('d', RI, '.u32')],
+    ],
+    example: 'bfi.b32 %r1, %r2, %r3, 8, 4;',
+  },
+  {
+    opcode: 'szext',
+    section: '9.7.1.21',
+    since: v('7.6', 70),
+    modifiers: [mods('mode', ['.clamp', '.wrap'], { required: true }), types('type', ['.u32', '.s32'])],
+    forms: [[op('d', R, 'type'), op('a', RI, 'type'), op('b', RI, '.u32')]],
+    example: 'szext.wrap.s32 %r1, %r2, 8;',
+  },
+  {
+    opcode: 'bmsk',
+    section: '9.7.1.22',
+    since: v('7.6', 70),
+    modifiers: [mods('mode', ['.clamp', '.wrap'], { required: true }), types('type', ['.b32'])],
+    forms: [[op('d', R, 'type'), op('a', RI, '.u32'), op('b', RI, '.u32')]],
+    example: 'bmsk.clamp.b32 %r1, %r2, %r3;',
+  },
+  {
+    opcode: 'dp4a',
+    section: '9.7.1.23',
+    since: v('5.0', 61),
+    modifiers: [types('atype', ['.u32', '.s32']), types('btype', ['.u32', '.s32'])],
+    forms: [[op('d', R, '.s32'), op('a', RI, 'atype'), op('b', RI, 'btype'), op('c', RI, '.s32')]],
+    example: 'dp4a.s32.s32 %r1, %r2, %r3, %r4;',
+  },
+  {
+    opcode: 'dp2a',
+    section: '9.7.1.24',
+    since: v('5.0', 61),
+    modifiers: [
+      mods('mode', ['.lo', '.hi'], { required: true }),
+      types('atype', ['.u32', '.s32']),
+      types('btype', ['.u32', '.s32']),
+    ],
+    forms: [[op('d', R, '.s32'), op('a', RI, 'atype'), op('b', RI, 'btype'), op('c', RI, '.s32')]],
+    example: 'dp2a.lo.u32.u32 %r1, %r2, %r3, %r4;',
+  },
+  // 9.7.2 Extended-precision integer arithmetic (mad.cc is the .cc modifier of mad).
+  {
+    opcode: 'add.cc',
+    section: '9.7.2.1',
+    since: v('1.2'),
+    modifiers: [types('type', EXT_TYPES, { since: EXT_SINCE })],
+    forms: [binary()],
+    example: 'add.cc.u32 %r1, %r2, %r3;',
+  },
+  {
+    opcode: 'addc',
+    section: '9.7.2.2',
+    since: v('1.2'),
+    modifiers: [mods('cc', ['.cc']), types('type', EXT_TYPES, { since: EXT_SINCE })],
+    forms: [binary()],
+    example: 'addc.cc.u32 %r1, %r2, %r3;',
+  },
+  {
+    opcode: 'sub.cc',
+    section: '9.7.2.3',
+    since: v('1.2'),
+    modifiers: [types('type', EXT_TYPES, { since: EXT_SINCE })],
+    forms: [binary()],
+    example: 'sub.cc.u64 %rd1, %rd2, %rd3;',
+  },
+  {
+    opcode: 'subc',
+    section: '9.7.2.4',
+    since: v('1.2'),
+    modifiers: [mods('cc', ['.cc']), types('type', EXT_TYPES, { since: EXT_SINCE })],
+    forms: [binary()],
+    example: 'subc.u32 %r1, %r2, %r3;',
+  },
+  {
+    opcode: 'madc',
+    section: '9.7.2.6',
+    since: v('3.0', 20),
+    modifiers: [
+      mods('mode', ['.hi', '.lo'], { required: true }),
+      mods('cc', ['.cc']),
+      types('type', EXT_TYPES, { since: EXT_SINCE }),
+    ],
+    forms: [ternary()],
+    example: 'madc.hi.cc.u32 %r1, %r2, %r3, %r4;',
+  },
+];

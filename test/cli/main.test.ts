@@ -1,0 +1,79 @@
+// The CLI shell: --help/--version exit 0; unknown options, unknown commands,
+// missing files and syntax errors give clear lines and exit 4.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+
+async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(['node', 'ptx-debug', ...args], { out: (s) => { out += s.endsWith('\n') ? s : `${s}\n`; }, err: (s) => { err += s.endsWith('\n') ? s : `${s}\n`; } });
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'ptx-debug-cli-'));
+const bad = join(dir, 'bad.ptx');
+writeFileSync(bad, '.version 8.5\n.target sm_90\n.entry k()\n{\n  mov.u32 %r1 %r2;\n  add.u32 %r1, , 3;\n}\n');
+
+describe('ptx-debug', () => {
+  it('prints help and its version with exit 0', async () => {
+    expect(await cli('--help')).toMatchObject({ code: 0, out: expect.stringContaining('Usage: ptx-debug') });
+    expect((await cli('--version')).out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect((await cli('--version')).code).toBe(0);
+    expect((await cli('parse', '--help')).code).toBe(0);
+  });
+
+  it('rejects unknown options and commands with one line and exit 4', async () => {
+    const r = await cli('parse', '--bogus', 'examples/block-reduce.ptx');
+    expect(r.code).toBe(4);
+    expect(r.err.trim()).toBe("error: unknown option '--bogus'");
+    expect((await cli('frobnicate')).code).toBe(4);
+  });
+
+  it('names a missing file in one line and exits 4', async () => {
+    const r = await cli('parse', join(dir, 'missing.ptx'));
+    expect(r).toMatchObject({ code: 4, out: '' });
+    expect(r.err.trim()).toBe(`ptx-debug: cannot read '${join(dir, 'missing.ptx')}': no such file`);
+  });
+
+  it('summarizes a module', async () => {
+    const r = await cli('parse', 'examples/block-reduce.ptx');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/examples\/block-reduce.ptx: PTX \d+\.\d+, target sm_90, address size 64/);
+    expect(r.out).toMatch(/\.entry \S+ \(line \d+\): \d+ param\(s\), \d+ instruction\(s\)/);
+  });
+
+  it('prints the syntax tree as JSON', async () => {
+    const r = await cli('parse', '--json', 'examples/block-reduce.ptx');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out) as { module: { kind: string; statements: { kind: string }[] } };
+    expect(json.module.kind).toBe('Module');
+    expect(json.module.statements.some((s) => s.kind === 'Function')).toBe(true);
+  });
+
+  it('prints every syntax error with file:line:col and a caret, and exits 4', async () => {
+    const r = await cli('parse', bad);
+    expect(r.code).toBe(4);
+    expect(r.err).toContain(`${bad}:5:15: expected ';' but found '%r2'\n    mov.u32 %r1 %r2;\n                ^^^`);
+    expect(r.err).toContain(`${bad}:6:16: unexpected ','; expected an operand`);
+    expect(r.err).not.toMatch(/at .*\.js:\d+/); // no stack trace
+  });
+
+  it.skipIf(!existsSync('dist/cli/main.js'))('runs as a program and sets the exit code', () => {
+    const run = (...args: string[]): number => {
+      try {
+        execFileSync(process.execPath, ['bin/ptx-debug.js', ...args], { stdio: 'pipe' });
+        return 0;
+      } catch (e) {
+        return (e as { status: number }).status;
+      }
+    };
+    expect(run('--version')).toBe(0);
+    expect(run('parse', 'examples/block-reduce.ptx')).toBe(0);
+    expect(run('parse', bad)).toBe(4);
+    expect(run('parse', '--nope')).toBe(4);
+  });
+});

@@ -1,0 +1,84 @@
+// The real compilers the tests use: nvcc, llc and ptxas, run concurrently with
+// a small pool, outputs cached by content hash under node_modules/.cache.
+import { execFile, execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export const NVCC = process.env['NVCC'] ?? 'nvcc';
+export const LLC = process.env['LLC'] ?? '/usr/bin/llc';
+export const PTXAS = process.env['PTXAS'] ?? 'ptxas';
+
+/** Whether a tool runs at all; the reason when it does not. */
+export function toolMissing(tool: string): string | undefined {
+  try {
+    execFileSync(tool, ['--version'], { stdio: 'ignore' });
+    return undefined;
+  } catch {
+    return `${tool} not found`;
+  }
+}
+
+const CACHE = existsSync('node_modules') ? join('node_modules', '.cache', 'ptx-debug-tests') : join(tmpdir(), 'ptx-debug-tests');
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+export async function pool<T, R>(items: readonly T[], fn: (item: T) => Promise<R>, limit = Math.max(2, cpus().length)): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function cached(key: string, produce: (out: string) => Promise<void>): Promise<string> {
+  mkdirSync(CACHE, { recursive: true });
+  const out = join(CACHE, `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.ptx`);
+  if (existsSync(out)) return Promise.resolve(readFileSync(out, 'utf8'));
+  return produce(out).then(() => readFileSync(out, 'utf8'));
+}
+
+/** `nvcc -ptx -lineinfo -arch=<arch>` of a CUDA file; returns the PTX text. */
+export function compileCuda(file: string, arch: string): Promise<string> {
+  const src = readFileSync(file, 'utf8');
+  return cached(`nvcc|${arch}|${src}`, async (out) => {
+    await run(NVCC, ['-ptx', '-lineinfo', `-arch=${arch}`, file, '-o', out], { maxBuffer: 1 << 26 });
+  });
+}
+
+/** `llc -march=nvptx64 -mcpu=<arch>` of an LLVM IR file; returns the PTX text. */
+export function compileLlvm(file: string, arch: string): Promise<string> {
+  const src = readFileSync(file, 'utf8');
+  return cached(`llc|${arch}|${src}`, async (out) => {
+    await run(LLC, ['-march=nvptx64', `-mcpu=${arch}`, '-dwarf-directory=false', file, '-o', out], { maxBuffer: 1 << 26 });
+  });
+}
+
+/** Runs ptxas on PTX text; undefined when it accepts, else its first error lines. */
+export async function ptxasRejects(text: string, arch: string): Promise<string | undefined> {
+  mkdirSync(CACHE, { recursive: true });
+  const file = join(CACHE, `check-${createHash('sha256').update(text).digest('hex').slice(0, 24)}.ptx`);
+  writeFileSync(file, text);
+  try {
+    await run(PTXAS, [`-arch=${arch}`, file, '-o', '/dev/null'], { maxBuffer: 1 << 26 });
+    return undefined;
+  } catch (err) {
+    const e = err as { stderr?: string; message: string };
+    return (e.stderr ?? e.message).split('\n').filter((l) => l.includes('error')).slice(0, 3).join('\n') || e.message;
+  }
+}
+
+/** The `// ptxas-arch: sm_XX` header of a committed PTX fixture. */
+export function fixtureArch(text: string, fallback = 'sm_90'): string {
+  const first = text.slice(0, 200).split('\n')[0] ?? '';
+  const m = /ptxas-arch:\s*(sm_\w+)/.exec(first);
+  return m?.[1] ?? fallback;
+}
