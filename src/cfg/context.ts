@@ -1,0 +1,112 @@
+// The analysis context checks use: the semantic model, and per function the
+// CFG, dominators, loops and every dataflow analysis, each computed on first
+// request and cached. Facts map back to source through `locate`.
+import type * as A from '../parser/ast.js';
+import { buildCfg, type Cfg } from './builder.js';
+import { buildCallGraph, type CallGraph } from './callgraph.js';
+import { controlDependence, dominators, postDominators, type DomTree } from './dominators.js';
+import { findLoops, type LoopForest } from './loops.js';
+import { buildModuleModel, type FlatInstruction, type FunctionModel, type ModuleModel } from './symbols.js';
+
+/** An analysis computed once per function and cached by the context. */
+export interface FunctionAnalysis<T> {
+  readonly name: string;
+  compute(ctx: AnalysisContext, fn: FunctionModel): T;
+}
+
+export interface AnalysisOptions {
+  /** Block size from `--block` or the config, used when a kernel has no `.reqntid`/`.maxntid`. */
+  readonly block?: readonly [number, number, number];
+}
+
+/** Where a fact lives: the PTX position and, through `.loc`, the source position. */
+export interface FactLocation {
+  readonly line: number;
+  readonly column: number;
+  readonly source?: { readonly file: string; readonly line: number; readonly column: number };
+}
+
+export class AnalysisContext {
+  readonly model: ModuleModel;
+  private readonly cache = new Map<FunctionModel, Map<string, unknown>>();
+  private callGraphMemo: CallGraph | undefined;
+
+  constructor(readonly module: A.Module, readonly options: AnalysisOptions = {}) {
+    this.model = buildModuleModel(module);
+  }
+
+  get functions(): readonly FunctionModel[] {
+    return this.model.functions;
+  }
+
+  function(name: string): FunctionModel | undefined {
+    return this.model.functions.find((f) => f.name === name);
+  }
+
+  /** The cached result of `analysis` on `fn`, computed on first request. */
+  get<T>(fn: FunctionModel, analysis: FunctionAnalysis<T>): T {
+    let perFn = this.cache.get(fn);
+    if (perFn === undefined) {
+      perFn = new Map();
+      this.cache.set(fn, perFn);
+    }
+    if (perFn.has(analysis.name)) return perFn.get(analysis.name) as T;
+    const value = analysis.compute(this, fn);
+    perFn.set(analysis.name, value);
+    return value;
+  }
+
+  cfg(fn: FunctionModel): Cfg {
+    return this.get(fn, CFG);
+  }
+
+  dominators(fn: FunctionModel): DomTree {
+    return this.get(fn, DOMINATORS);
+  }
+
+  postDominators(fn: FunctionModel): DomTree {
+    return this.get(fn, POST_DOMINATORS);
+  }
+
+  /** For each block, the blocks whose branch decides whether it runs. */
+  controlDependence(fn: FunctionModel): number[][] {
+    return this.get(fn, CONTROL_DEPENDENCE);
+  }
+
+  loops(fn: FunctionModel): LoopForest {
+    return this.get(fn, LOOPS);
+  }
+
+  callGraph(): CallGraph {
+    this.callGraphMemo ??= buildCallGraph(this.model);
+    return this.callGraphMemo;
+  }
+
+  /** The block size a kernel declares (`.reqntid`, else `.maxntid`), else the
+   *  one from the options; undefined when unknown (never assumed). */
+  blockSize(fn: FunctionModel): readonly [number, number, number] | undefined {
+    for (const name of ['.reqntid', '.maxntid']) {
+      const d = fn.decl.directives.find((x) => x.name === name);
+      if (d !== undefined) return [d.args[0] ?? 1, d.args[1] ?? 1, d.args[2] ?? 1];
+    }
+    return this.options.block;
+  }
+
+  /** The PTX position of an instruction and the source line `.loc` maps it to. */
+  locate(fn: FunctionModel, ins: FlatInstruction | number): FactLocation {
+    const i = typeof ins === 'number' ? fn.instructions[ins]! : ins;
+    const { line, column } = i.node.range;
+    if (i.loc === undefined) return { line, column };
+    const file = this.model.files.get(i.loc.file) ?? `file#${i.loc.file}`;
+    return { line, column, source: { file, line: i.loc.line, column: i.loc.column } };
+  }
+}
+
+const CFG: FunctionAnalysis<Cfg> = { name: 'cfg', compute: (ctx, fn) => buildCfg(fn, ctx.model) };
+const DOMINATORS: FunctionAnalysis<DomTree> = { name: 'dominators', compute: (ctx, fn) => dominators(ctx.cfg(fn)) };
+const POST_DOMINATORS: FunctionAnalysis<DomTree> = { name: 'postDominators', compute: (ctx, fn) => postDominators(ctx.cfg(fn)) };
+const CONTROL_DEPENDENCE: FunctionAnalysis<number[][]> = {
+  name: 'controlDependence',
+  compute: (ctx, fn) => controlDependence(ctx.cfg(fn), ctx.postDominators(fn)),
+};
+const LOOPS: FunctionAnalysis<LoopForest> = { name: 'loops', compute: (ctx, fn) => findLoops(ctx.cfg(fn), ctx.dominators(fn)) };

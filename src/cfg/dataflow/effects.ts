@@ -1,0 +1,61 @@
+// Def/use of one instruction: the registers it writes and reads, from the ISA
+// effects table; `call` return lists are writes, argument lists reads.
+import type * as A from '../../parser/ast.js';
+import { destinationIsRead, writesFirstOperand } from '../../parser/isa/effects.js';
+import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
+
+export interface Effects {
+  readonly defs: readonly RegisterSymbol[];
+  readonly uses: readonly RegisterSymbol[];
+}
+
+function collect(fn: FunctionModel, e: A.Expression, out: RegisterSymbol[]): void {
+  switch (e.kind) {
+    case 'Name': {
+      const s = fn.resolve(e);
+      if (s?.kind === 'register') out.push(s);
+      return;
+    }
+    case 'Unary': collect(fn, e.arg, out); return;
+    case 'Binary': collect(fn, e.left, out); collect(fn, e.right, out); return;
+    case 'Conditional': collect(fn, e.test, out); collect(fn, e.then, out); collect(fn, e.otherwise, out); return;
+    case 'Cast': collect(fn, e.arg, out); return;
+    case 'Vector': case 'Address': case 'List': for (const x of e.elements) collect(fn, x, out); return;
+    case 'PredPair': collect(fn, e.first, out); collect(fn, e.second, out); return;
+    default: return;
+  }
+}
+
+const cache = new WeakMap<FlatInstruction, Effects>();
+
+/** The registers an instruction writes and reads (guard included). */
+export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
+  const hit = cache.get(ins);
+  if (hit !== undefined) return hit;
+  const node = ins.node;
+  const defs: RegisterSymbol[] = [];
+  const uses: RegisterSymbol[] = [];
+  if (node.guard !== undefined) {
+    const g = fn.resolveGuard(node.guard);
+    if (g?.kind === 'register') uses.push(g);
+  }
+  const ops = node.operands;
+  let first = 0;
+  if (node.opcode === 'call') {
+    if (ops[0]?.kind === 'List' && ops.length > 1) {
+      collect(fn, ops[0], defs);
+      first = 1;
+    }
+    for (let i = first; i < ops.length; i++) collect(fn, ops[i]!, uses);
+  } else {
+    if (ops.length > 0 && writesFirstOperand(node.opcode, node.modifiers) && ops[0]!.kind !== 'Address') {
+      collect(fn, ops[0]!, defs);
+      if (destinationIsRead(node.opcode, node.modifiers)) collect(fn, ops[0]!, uses);
+      first = 1;
+    }
+    for (let i = first; i < ops.length; i++) collect(fn, ops[i]!, uses);
+  }
+  const result = { defs, uses };
+  cache.set(ins, result);
+  return result;
+}

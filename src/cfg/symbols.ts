@@ -1,0 +1,363 @@
+// The semantic model: symbol tables per module, function and `{ }` scope, every
+// name in an instruction resolved to its declaration, and each function's
+// body flattened into an indexed instruction list (the CFG's raw material).
+import type * as A from '../parser/ast.js';
+import { lookupSreg, type SregSpec } from '../parser/isa/sregs.js';
+
+/** A register: declared by `.reg`, or a `.reg` parameter of a `.func`. */
+export interface RegisterSymbol {
+  readonly kind: 'register';
+  readonly name: string;
+  /** Data type with its dot (".b32", ".pred", ".f32"). */
+  readonly type: string;
+  /** ".v2"/".v4" for vector registers. */
+  readonly vector?: string;
+  readonly decl: A.VariableDecl;
+  /** Dense per function, for bit sets in dataflow. */
+  readonly id: number;
+  /** Declared as a function parameter (`.func f(.reg .b32 a)`). */
+  readonly isParam: boolean;
+}
+
+/** A variable in a state space: `.shared`, `.global`, `.local`, `.const`, `.param` ... */
+export interface VariableSymbol {
+  readonly kind: 'variable';
+  readonly name: string;
+  readonly space: string;
+  readonly type: string;
+  readonly vector?: string;
+  readonly align?: number;
+  /** Array dimensions; null for unsized (`[]`), empty for scalars. */
+  readonly dims: readonly (number | null)[];
+  /** Bytes, when known (unsized arrays and non-constant dims: undefined). */
+  readonly size?: number;
+  readonly decl: A.VariableDecl;
+  readonly declarator: A.Declarator;
+  /** Module scope (true) or function scope. */
+  readonly global: boolean;
+  /** A parameter of the enclosing function (`.param` space). */
+  readonly isParam: boolean;
+  /** `.ptr .global` etc. on a kernel pointer parameter. */
+  readonly ptrSpace?: string;
+}
+
+export interface LabelSymbol {
+  readonly kind: 'label';
+  readonly name: string;
+  /** Index of the instruction the label precedes (the instruction count when it ends the body). */
+  readonly target: number;
+  readonly node: A.Label;
+  /** The `.branchtargets`/`.calltargets`/`.callprototype` directive following the label. */
+  readonly directive?: A.TargetListDirective | A.CallPrototype;
+}
+
+export interface FunctionSymbol {
+  readonly kind: 'function';
+  readonly name: string;
+  readonly decl: A.FunctionDecl;
+}
+
+export interface SregSymbol {
+  readonly kind: 'sreg';
+  readonly name: string;
+  readonly spec: SregSpec;
+}
+
+export type SymbolRef = RegisterSymbol | VariableSymbol | LabelSymbol | FunctionSymbol | SregSymbol;
+
+/** A `{ }` scope: what it declares, and its parent. */
+export class Scope {
+  readonly registers = new Map<string, RegisterSymbol>();
+  /** `%r<N>` declarations by prefix; concrete registers are made on first use. */
+  readonly ranges = new Map<string, { decl: A.VariableDecl; declarator: A.Declarator; count: number }>();
+  readonly variables = new Map<string, VariableSymbol>();
+  readonly labels = new Map<string, LabelSymbol>();
+  constructor(readonly parent: Scope | undefined, readonly block: A.Block | undefined) {}
+}
+
+/** The nearest preceding `.loc`: where an instruction comes from in the source. */
+export interface SourceLoc {
+  readonly file: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** One instruction of a function, in body order, with its scope. */
+export interface FlatInstruction {
+  readonly index: number;
+  readonly node: A.Instruction;
+  readonly scope: Scope;
+  readonly loc?: SourceLoc;
+}
+
+export interface FunctionModel {
+  readonly decl: A.FunctionDecl;
+  readonly name: string;
+  readonly isEntry: boolean;
+  readonly instructions: readonly FlatInstruction[];
+  /** The function's outermost scope (parameters and the body's declarations). */
+  readonly scope: Scope;
+  /** Every label of the body, in order. */
+  readonly labels: readonly LabelSymbol[];
+  /** What a name in an instruction denotes; unresolved names are absent. */
+  resolve(name: A.NameExpr): SymbolRef | undefined;
+  /** Registers created so far, by id. */
+  readonly registers: readonly RegisterSymbol[];
+  /** What an instruction's guard predicate denotes. */
+  resolveGuard(guard: A.Guard): SymbolRef | undefined;
+  /** Names no declaration answers (for F005/F006). */
+  readonly unresolved: readonly { readonly instruction: FlatInstruction; readonly name: A.NameExpr }[];
+}
+
+export interface ModuleModel {
+  readonly module: A.Module;
+  readonly functions: readonly FunctionModel[];
+  readonly functionsByName: ReadonlyMap<string, FunctionSymbol>;
+  readonly variables: ReadonlyMap<string, VariableSymbol>;
+  /** `.file` index → path. */
+  readonly files: ReadonlyMap<number, string>;
+}
+
+const TYPE_BYTES: Readonly<Record<string, number>> = {
+  '.b8': 1, '.u8': 1, '.s8': 1, '.b16': 2, '.u16': 2, '.s16': 2, '.f16': 2, '.bf16': 2,
+  '.b32': 4, '.u32': 4, '.s32': 4, '.f32': 4, '.f16x2': 4, '.bf16x2': 4, '.tf32': 4,
+  '.b64': 8, '.u64': 8, '.s64': 8, '.f64': 8, '.b128': 16, '.pred': 1,
+  '.texref': 8, '.samplerref': 8, '.surfref': 8,
+};
+
+/** Bytes of a data type, when it has a fixed size. */
+export function typeBytes(type: string): number | undefined {
+  return TYPE_BYTES[type];
+}
+
+function declType(decl: A.VariableDecl): { type: string; vector?: string; align?: number; ptrSpace?: string } {
+  let type = '';
+  let vector: string | undefined;
+  let align: number | undefined;
+  let ptrSpace: string | undefined;
+  let afterPtr = false;
+  for (const q of decl.qualifiers) {
+    if (q.name === '.align') align = Number(q.args[0]);
+    else if (q.name === '.v2' || q.name === '.v4' || q.name === '.v8') vector = q.name;
+    else if (q.name === '.ptr') afterPtr = true;
+    else if (afterPtr && (q.name === '.global' || q.name === '.shared' || q.name === '.const' || q.name === '.local')) ptrSpace = q.name;
+    else if (q.name in TYPE_BYTES || /^\.[busf]\d+/.test(q.name) || q.name.endsWith('ref')) type = q.name;
+  }
+  return {
+    type,
+    ...(vector !== undefined ? { vector } : {}),
+    ...(align !== undefined ? { align } : {}),
+    ...(ptrSpace !== undefined ? { ptrSpace } : {}),
+  };
+}
+
+function constDim(e: A.Expression | null): number | null {
+  if (e === null) return null;
+  return e.kind === 'Int' ? Number(e.value) : null;
+}
+
+function variableSymbol(decl: A.VariableDecl, d: A.Declarator, global: boolean, isParam: boolean): VariableSymbol {
+  const t = declType(decl);
+  const dims = d.dims.map(constDim);
+  const elem = typeBytes(t.type);
+  const lanes = t.vector === undefined ? 1 : Number(t.vector.slice(2));
+  const size = elem === undefined || dims.some((x) => x === null) ? undefined : dims.reduce<number>((n, x) => n * (x ?? 1), elem * lanes);
+  return {
+    kind: 'variable', name: d.name, space: decl.space, type: t.type, dims, decl, declarator: d, global, isParam,
+    ...(t.vector !== undefined ? { vector: t.vector } : {}),
+    ...(t.align !== undefined ? { align: t.align } : {}),
+    ...(size !== undefined ? { size } : {}),
+    ...(t.ptrSpace !== undefined ? { ptrSpace: t.ptrSpace } : {}),
+  };
+}
+
+/** Splits `%r12` into `%r` and 12, for `%r<N>` lookups. */
+function splitNumbered(name: string): [string, number] | undefined {
+  let i = name.length;
+  while (i > 0 && name.charCodeAt(i - 1) >= 48 && name.charCodeAt(i - 1) <= 57) i--;
+  if (i === name.length || i === 0) return undefined;
+  const digits = name.slice(i);
+  if (digits.length > 1 && digits.startsWith('0')) return undefined;
+  return [name.slice(0, i), Number(digits)];
+}
+
+class FunctionBuilder {
+  readonly instructions: FlatInstruction[] = [];
+  readonly labels: LabelSymbol[] = [];
+  readonly registers: RegisterSymbol[] = [];
+  readonly resolved = new Map<A.NameExpr, SymbolRef>();
+  readonly guards = new Map<A.Guard, SymbolRef>();
+  readonly unresolved: { instruction: FlatInstruction; name: A.NameExpr }[] = [];
+  readonly scope: Scope;
+  private loc: SourceLoc | undefined;
+  /** Labels waiting for their instruction, with the scope they belong to. */
+  private pendingLabels: { node: A.Label; scope: Scope; directive?: A.TargetListDirective | A.CallPrototype }[] = [];
+
+  constructor(readonly decl: A.FunctionDecl, readonly module: ModuleTables) {
+    this.scope = new Scope(undefined, decl.body ?? undefined);
+    for (const p of [...(decl.returns ?? []), ...decl.params]) this.declare(this.scope, p, true);
+  }
+
+  private newRegister(name: string, decl: A.VariableDecl, isParam: boolean): RegisterSymbol {
+    const t = declType(decl);
+    const r: RegisterSymbol = {
+      kind: 'register', name, type: t.type, decl, id: this.registers.length, isParam,
+      ...(t.vector !== undefined ? { vector: t.vector } : {}),
+    };
+    this.registers.push(r);
+    return r;
+  }
+
+  declare(scope: Scope, decl: A.VariableDecl, isParam: boolean): void {
+    for (const d of decl.declarators) {
+      if (decl.space === '.reg') {
+        if (d.count !== undefined) scope.ranges.set(d.name, { decl, declarator: d, count: d.count });
+        else scope.registers.set(d.name, this.newRegister(d.name, decl, isParam));
+      } else {
+        scope.variables.set(d.name, variableSymbol(decl, d, false, isParam));
+      }
+    }
+  }
+
+  /** Walks the body: declarations into scopes, instructions flattened, labels bound. */
+  walk(block: A.Block, scope: Scope): void {
+    // Labels are visible in their whole block (a branch may jump forward).
+    for (const s of block.statements) {
+      if (s.kind === 'Variable') this.declare(scope, s, false);
+    }
+    const stmts = block.statements;
+    for (let i = 0; i < stmts.length; i++) {
+      const s = stmts[i]!;
+      switch (s.kind) {
+        case 'Label': {
+          const next = stmts[i + 1];
+          const directive = next !== undefined && (next.kind === 'BranchTargets' || next.kind === 'CallTargets' || next.kind === 'CallPrototype') ? next : undefined;
+          this.pendingLabels.push(directive === undefined ? { node: s, scope } : { node: s, scope, directive });
+          break;
+        }
+        case 'Instruction': {
+          const ins: FlatInstruction = this.loc === undefined
+            ? { index: this.instructions.length, node: s, scope }
+            : { index: this.instructions.length, node: s, scope, loc: this.loc };
+          this.flushLabels();
+          this.instructions.push(ins);
+          break;
+        }
+        case 'Block':
+          this.walk(s, new Scope(scope, s));
+          break;
+        case 'Loc':
+          this.loc = { file: s.file, line: s.line, column: s.column };
+          break;
+        default:
+          break;
+      }
+    }
+  }
+
+  flushLabels(): void {
+    for (const p of this.pendingLabels) {
+      const sym: LabelSymbol = p.directive === undefined
+        ? { kind: 'label', name: p.node.name, target: this.instructions.length, node: p.node }
+        : { kind: 'label', name: p.node.name, target: this.instructions.length, node: p.node, directive: p.directive };
+      if (!p.scope.labels.has(sym.name)) p.scope.labels.set(sym.name, sym);
+      this.labels.push(sym);
+    }
+    this.pendingLabels = [];
+  }
+
+  lookup(name: string, scope: Scope): SymbolRef | undefined {
+    for (let s: Scope | undefined = scope; s !== undefined; s = s.parent) {
+      const r = s.registers.get(name);
+      if (r !== undefined) return r;
+      const split = splitNumbered(name);
+      if (split !== undefined) {
+        const range = s.ranges.get(split[0]);
+        if (range !== undefined && split[1] < range.count) {
+          const made = this.newRegister(name, range.decl, false);
+          s.registers.set(name, made);
+          return made;
+        }
+      }
+      const v = s.variables.get(name);
+      if (v !== undefined) return v;
+      const l = s.labels.get(name);
+      if (l !== undefined) return l;
+    }
+    const sreg = lookupSreg(name);
+    if (sreg !== undefined) return { kind: 'sreg', name, spec: sreg };
+    return this.module.variables.get(name) ?? this.module.functions.get(name);
+  }
+
+  resolveOperands(): void {
+    for (const ins of this.instructions) {
+      const visit = (e: A.Expression): void => {
+        switch (e.kind) {
+          case 'Name': {
+            if (e.name === '_') return;
+            const sym = this.lookup(e.name, ins.scope);
+            if (sym !== undefined) this.resolved.set(e, sym);
+            else this.unresolved.push({ instruction: ins, name: e });
+            return;
+          }
+          case 'Unary': visit(e.arg); return;
+          case 'Binary': visit(e.left); visit(e.right); return;
+          case 'Conditional': visit(e.test); visit(e.then); visit(e.otherwise); return;
+          case 'Cast': visit(e.arg); return;
+          case 'Vector': case 'Address': case 'List': e.elements.forEach(visit); return;
+          case 'PredPair': visit(e.first); visit(e.second); return;
+          default: return;
+        }
+      };
+      ins.node.operands.forEach(visit);
+      if (ins.node.guard !== undefined) {
+        const g = ins.node.guard;
+        const fake: A.NameExpr = { kind: 'Name', name: g.predicate, range: g.range };
+        const sym = this.lookup(g.predicate, ins.scope);
+        if (sym !== undefined) this.guards.set(g, sym);
+        else this.unresolved.push({ instruction: ins, name: fake });
+      }
+    }
+  }
+}
+
+interface ModuleTables {
+  readonly variables: Map<string, VariableSymbol>;
+  readonly functions: Map<string, FunctionSymbol>;
+}
+
+/** Builds the semantic model of a parsed module. */
+export function buildModuleModel(module: A.Module): ModuleModel {
+  const tables: ModuleTables = { variables: new Map(), functions: new Map() };
+  const files = new Map<number, string>();
+  for (const s of module.statements) {
+    if (s.kind === 'Variable') {
+      for (const d of s.declarators) tables.variables.set(d.name, variableSymbol(s, d, true, false));
+    } else if (s.kind === 'Function') {
+      const existing = tables.functions.get(s.name);
+      // A definition wins over an earlier prototype.
+      if (existing === undefined || (existing.decl.body === null && s.body !== null)) {
+        tables.functions.set(s.name, { kind: 'function', name: s.name, decl: s });
+      }
+    } else if (s.kind === 'File') {
+      files.set(s.index, s.path);
+    }
+  }
+  const functions: FunctionModel[] = [];
+  for (const s of module.statements) {
+    if (s.kind !== 'Function' || s.body === null) continue;
+    const b = new FunctionBuilder(s, tables);
+    b.walk(s.body, b.scope);
+    b.flushLabels();
+    b.resolveOperands();
+    const resolved = b.resolved;
+    const guards = b.guards;
+    functions.push({
+      resolveGuard: (g) => guards.get(g),
+      decl: s, name: s.name, isEntry: s.isEntry, instructions: b.instructions, scope: b.scope,
+      labels: b.labels, registers: b.registers, unresolved: b.unresolved,
+      resolve: (n) => resolved.get(n),
+    });
+  }
+  return { module, functions, functionsByName: tables.functions, variables: tables.variables, files };
+}

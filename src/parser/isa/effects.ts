@@ -1,0 +1,45 @@
+// Which instructions write their first operand: the data behind def/use
+// facts. By default an instruction's first operand is its destination; these
+// tables list the exceptions, keyed by opcode and, where it decides, a modifier.
+
+/** Opcodes that never write a register operand. */
+export const NO_DESTINATION: ReadonlySet<string> = new Set([
+  'st', 'stmatrix', 'red', 'sust', 'sured', 'bra', 'brx', 'ret', 'exit', 'trap', 'brkpt',
+  'prefetch', 'prefetchu', 'fence', 'membar', 'cp', 'nanosleep', 'pmevent', 'griddepcontrol',
+  'setmaxnreg', 'discard', 'applypriority', 'tensormap', 'stackrestore', 'st.async', 'red.async',
+]);
+
+/** Opcodes with a destination only when one of these modifiers is present. */
+export const DESTINATION_WHEN: ReadonlyMap<string, readonly string[]> = new Map([
+  ['bar', ['.red']],
+  ['barrier', ['.red']],
+  ['wgmma', ['.mma_async']],
+  ['tcgen05', ['.ld']],
+  ['multimem', ['.ld_reduce']],
+  ['clusterlaunchcontrol', ['.query_cancel']],
+]);
+
+/** Opcodes without a destination when one of these modifiers is present. */
+export const NO_DESTINATION_WHEN: ReadonlyMap<string, readonly string[]> = new Map([
+  ['mbarrier', ['.init', '.inval', '.expect_tx', '.complete_tx']],
+]);
+
+/** Instructions whose destination is also read (accumulate in place). */
+export const DESTINATION_IS_READ: ReadonlyMap<string, readonly string[]> = new Map([
+  ['wgmma', ['.mma_async']],
+]);
+
+/** Whether an instruction writes its first operand. */
+export function writesFirstOperand(opcode: string, modifiers: readonly string[]): boolean {
+  if (NO_DESTINATION.has(opcode)) return false;
+  const when = DESTINATION_WHEN.get(opcode);
+  if (when !== undefined) return modifiers.some((m) => when.includes(m));
+  const unless = NO_DESTINATION_WHEN.get(opcode);
+  if (unless !== undefined && modifiers.some((m) => unless.includes(m))) return false;
+  return opcode !== 'call';
+}
+
+export function destinationIsRead(opcode: string, modifiers: readonly string[]): boolean {
+  const when = DESTINATION_IS_READ.get(opcode);
+  return when !== undefined && modifiers.some((m) => when.includes(m));
+}
