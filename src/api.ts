@@ -4,10 +4,24 @@ import { parsePtx, type ParseResult } from './parser/parse.js';
 import { summarizeModule, type ModuleSummary } from './parser/summary.js';
 import { formatDiagnostic, type PtxDiagnostic } from './parser/diagnostics.js';
 import { printModule } from './parser/printer.js';
+import { AnalysisContext, type AnalysisOptions } from './cfg/context.js';
+import { cfgToDot } from './cfg/dot.js';
 
 export type { ParseResult, ModuleSummary, PtxDiagnostic };
 export type * from './parser/ast.js';
-export { parsePtx, printModule, summarizeModule, formatDiagnostic };
+export { parsePtx, printModule, summarizeModule, formatDiagnostic, AnalysisContext };
+export type { AnalysisOptions };
+
+/** Graphviz dot of each function's CFG (or of the one named). */
+export function cfgDot(module: ParseResult['module'], functionName?: string): string[] {
+  const ctx = new AnalysisContext(module);
+  const fns = functionName === undefined ? ctx.functions : ctx.functions.filter((f) => f.name === functionName);
+  if (functionName !== undefined && fns.length === 0) {
+    const known = ctx.functions.map((f) => f.name).join(', ') || 'none';
+    throw new InputError(`no function '${functionName}' with a body (functions: ${known})`);
+  }
+  return fns.map((f) => cfgToDot(ctx.cfg(f)));
+}
 
 /** An input problem the user must fix (missing file, bad option): exit 4. */
 export class InputError extends Error {

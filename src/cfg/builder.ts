@@ -83,13 +83,15 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
   const n = fn.instructions.length;
   const leader = new Uint8Array(n + 1);
   leader[0] = 1;
-  for (const l of fn.labels) leader[l.target] = 1;
+  // Labels of `.branchtargets`/`.calltargets`/`.callprototype` name tables, not code.
+  const codeLabels = fn.labels.filter((l) => l.directive === undefined);
+  for (const l of codeLabels) leader[l.target] = 1;
   for (const ins of fn.instructions) {
     const op = ins.node.opcode;
     if (op === 'bra' || op === 'brx' || TERMINATES.has(op) || isNoreturnCall(fn, model, ins.node)) leader[ins.index + 1] = 1;
   }
   // A label at the very end starts an (empty) block only when something names it.
-  const endLabels = fn.labels.filter((l) => l.target === n);
+  const endLabels = codeLabels.filter((l) => l.target === n);
   const starts: number[] = [];
   for (let i = 0; i < n; i++) if (leader[i] === 1) starts.push(i);
   if (n === 0 || endLabels.length > 0) starts.push(n);
@@ -98,7 +100,7 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
   const blocks: BasicBlock[] = starts.map((start, id) => {
     const end = id + 1 < starts.length ? starts[id + 1]! : n;
     for (let i = start; i < end; i++) blockOf[i] = id;
-    const labels = fn.labels.filter((l) => l.target === start).map((l) => l.name);
+    const labels = codeLabels.filter((l) => l.target === start).map((l) => l.name);
     return { id, labels, start, end, succs: [], preds: [], reachable: false };
   });
   const exit = blocks.length;

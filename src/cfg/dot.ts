@@ -12,8 +12,13 @@ export function cfgEdges(cfg: Cfg): string[] {
   return edges;
 }
 
-function quote(s: string): string {
-  return `"${s.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+function escape(s: string): string {
+  return s.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
+}
+
+/** A quoted dot string; `lines` are joined with dot's `\n` line break. */
+function quote(...lines: string[]): string {
+  return `"${lines.map(escape).join('\\n')}"`;
 }
 
 export function cfgToDot(cfg: Cfg): string {
@@ -22,8 +27,8 @@ export function cfgToDot(cfg: Cfg): string {
     const first = cfg.fn.instructions[b.start]?.node.range.line;
     const last = cfg.fn.instructions[b.end - 1]?.node.range.line;
     const where = first === undefined ? 'empty' : first === last ? `line ${first}` : `lines ${first}-${last}`;
-    const label = `B${b.id}${b.labels.length > 0 ? ` ${b.labels.join(' ')}` : ''}\\n${where}`;
-    lines.push(`  B${b.id} [label=${quote(label)}${b.reachable ? '' : ', style=dashed'}];`);
+    const title = `B${b.id}${b.labels.length > 0 ? ` ${b.labels.join(' ')}` : ''}`;
+    lines.push(`  B${b.id} [label=${quote(title, where)}${b.reachable ? '' : ', style=dashed'}];`);
   }
   for (const e of cfgEdges(cfg)) {
     const [from, to] = e.split('->') as [string, string];

@@ -54,6 +54,18 @@ describe('ptx-debug', () => {
     expect(json.module.statements.some((s) => s.kind === 'Function')).toBe(true);
   });
 
+  it('prints each function\'s CFG as Graphviz dot, or one function\'s', async () => {
+    const all = await cli('parse', 'fixtures/cfg/scopes-and-calls.ptx', '--cfg', 'dot');
+    expect(all.code).toBe(0);
+    expect(all.out.match(/^digraph /gm)).toHaveLength(3);
+    const one = await cli('parse', 'fixtures/cfg/if-else.ptx', '--cfg', 'dot', '--function', 'k');
+    expect(one.out).toContain('digraph "k" {');
+    expect(one.out).toContain('B0 -> B2 [label="br"];');
+    expect(one.out).toContain('B2 [label="B2 $ELSE\\nline 17"];');
+    const missing = await cli('parse', 'fixtures/cfg/if-else.ptx', '--cfg', 'dot', '--function', 'nope');
+    expect(missing).toMatchObject({ code: 4, err: "ptx-debug: no function 'nope' with a body (functions: k)\n" });
+  });
+
   it('prints every syntax error with file:line:col and a caret, and exits 4', async () => {
     const r = await cli('parse', bad);
     expect(r.code).toBe(4);
