@@ -1,5 +1,5 @@
 // The library entry point. The CLI is a thin layer over these functions.
-import { readFile } from 'node:fs/promises';
+import { InputError, decodePtx, readPtxSource } from './input.js';
 import { parsePtx, type ParseResult } from './parser/parse.js';
 import { summarizeModule, type ModuleSummary } from './parser/summary.js';
 import { formatDiagnostic, type PtxDiagnostic } from './parser/diagnostics.js';
@@ -9,7 +9,11 @@ import { cfgToDot } from './cfg/dot.js';
 
 export type { ParseResult, ModuleSummary, PtxDiagnostic };
 export type * from './parser/ast.js';
-export { parsePtx, printModule, summarizeModule, formatDiagnostic, AnalysisContext };
+export { parsePtx, printModule, summarizeModule, formatDiagnostic, AnalysisContext, InputError, decodePtx, readPtxSource };
+export { analyzeFiles, analyzeText, type AnalysisResult, type AnalyzeOptions, type FileAnalysis } from './analyze.js';
+export { CHECKS, NOT_BUILT } from './checks/index.js';
+export { CATALOG } from './checks/catalog.js';
+export type { Check, CheckMeta, Finding, Location, Severity } from './checks/types.js';
 export type { AnalysisOptions };
 
 /** Graphviz dot of each function's CFG (or of the one named). */
@@ -21,33 +25,6 @@ export function cfgDot(module: ParseResult['module'], functionName?: string): st
     throw new InputError(`no function '${functionName}' with a body (functions: ${known})`);
   }
   return fns.map((f) => cfgToDot(ctx.cfg(f)));
-}
-
-/** An input problem the user must fix (missing file, bad option): exit 4. */
-export class InputError extends Error {
-  override readonly name = 'InputError';
-}
-
-/** Decodes file bytes as UTF-8. Invalid sequences become U+FFFD, which the
- *  lexer reports outside comments; nothing here throws. */
-export function decodePtx(bytes: Uint8Array): string {
-  return new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }).decode(bytes);
-}
-
-/** Reads a PTX file (or standard input for `-`) as text. */
-export async function readPtxSource(path: string): Promise<string> {
-  try {
-    if (path === '-') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return decodePtx(Buffer.concat(chunks));
-    }
-    return decodePtx(await readFile(path));
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : code === 'EACCES' ? 'permission denied' : String(code ?? err);
-    throw new InputError(`cannot read '${path}': ${why}`);
-  }
 }
 
 export interface ParsedFile extends ParseResult {

@@ -2,9 +2,12 @@
 export interface CliIO {
   out(text: string): void;
   err(text: string): void;
+  /** Writing to the real terminal streams (colour and progress may apply). */
+  readonly isProcess?: boolean;
 }
 
 export const processIO: CliIO = {
+  isProcess: true,
   out: (text) => { process.stdout.write(text.endsWith('\n') ? text : `${text}\n`); },
   err: (text) => { process.stderr.write(text.endsWith('\n') ? text : `${text}\n`); },
 };

@@ -1,9 +1,11 @@
 // The commander program: options and commands only, no analysis logic.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { InputError } from '../api.js';
+import { InputError } from '../input.js';
 import { EXIT_INPUT, EXIT_OK, processIO, type CliIO } from './io.js';
 import { registerParse } from './parse-command.js';
+import { registerAnalyze } from './analyze-command.js';
+import { registerChecks } from './checks-command.js';
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -27,6 +29,8 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
       outputError: (s, write) => write(s.replace(/\n+$/, '')),
     })
     .showSuggestionAfterError(true);
+  registerAnalyze(program, io, setExit, packageVersion());
+  registerChecks(program, io, setExit);
   registerParse(program, io, setExit);
   try {
     if (argv.length <= 2) {

@@ -1,0 +1,90 @@
+// The check contract: each check is one module with `meta` and `run(ctx)`.
+// A check passes (no findings), fails (findings, each located), or is n/a
+// (what it is about is absent, or a fact it needs is unknown) with a reason.
+import type { AnalysisContext } from '../cfg/context.js';
+import type { FunctionModel } from '../cfg/symbols.js';
+import type { Module, SourceRange } from '../parser/ast.js';
+
+export type Severity = 'critical' | 'high' | 'medium' | 'low' | 'info';
+
+export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'high', 'medium', 'low', 'info'];
+
+export type Category =
+  | 'module' | 'types' | 'address-spaces' | 'synchronization' | 'memory'
+  | 'control-flow' | 'data-flow' | 'known-patterns' | 'performance' | 'instrumentation';
+
+/** A check id: F001 .. F100. */
+export type CheckId = `F${number}`;
+
+export interface CheckMeta {
+  readonly id: CheckId;
+  readonly name: string;
+  readonly category: Category;
+  readonly severity: Severity;
+  readonly points: number;
+  /** One sentence: the hypothesis's failure condition, as the catalog states it (made precise). */
+  readonly description: string;
+  /** Why it matters. */
+  readonly rationale: string;
+  /** How to fix what it finds. */
+  readonly remedy: string;
+  /** The precise rule where the catalog's is loose, and where it departs from it and why. */
+  readonly notes?: string;
+  /** Minimal PTX that fails the check, and PTX that passes it (run by the tests). */
+  readonly examples: { readonly fails: string; readonly passes: string };
+}
+
+/** A position in the analyzed file, and where `.loc` maps it in the source. */
+export interface Location {
+  readonly line: number;
+  readonly column: number;
+  readonly endLine: number;
+  readonly endColumn: number;
+  /** The source position `.loc` maps it to (e.g. the `.cu` line). */
+  readonly source?: { readonly file: string; readonly line: number; readonly column: number };
+}
+
+/** One step of a dataflow chain: `cvta.shared` at 12 → `add.u64` at 13 → `st.u32` at 15. */
+export interface ChainStep {
+  readonly location: Location;
+  /** What happens at this step, e.g. "cvta.shared". */
+  readonly what: string;
+}
+
+export interface Finding {
+  readonly id: CheckId;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly location: Location;
+  /** The function the finding is in; absent for module-level findings. */
+  readonly function?: string;
+  readonly related?: readonly { readonly location: Location; readonly message: string }[];
+  readonly chain?: readonly ChainStep[];
+  /** Set by the runner when a config or inline comment suppresses the finding. */
+  readonly suppressed?: { readonly by: 'config' | 'comment'; readonly reason?: string };
+}
+
+/** What a check sees: the module, its text, and the analyses. */
+export interface CheckContext {
+  readonly module: Module;
+  readonly text: string;
+  readonly analysis: AnalysisContext;
+  /** The functions with bodies (the kernels, and device functions). */
+  readonly functions: readonly FunctionModel[];
+  /** Builds a Location from a source range, mapping it through `.loc` when it is an instruction's. */
+  locate(range: SourceRange, fn?: FunctionModel, instructionIndex?: number): Location;
+}
+
+export type CheckResult =
+  | { readonly status: 'ran'; readonly findings: readonly Omit<Finding, 'id' | 'severity'>[] }
+  | { readonly status: 'na'; readonly reason: string };
+
+export interface Check {
+  readonly meta: CheckMeta;
+  run(ctx: CheckContext): CheckResult;
+}
+
+/** Helpers for check modules. */
+export const pass = (): CheckResult => ({ status: 'ran', findings: [] });
+export const na = (reason: string): CheckResult => ({ status: 'na', reason });
+export const found = (findings: readonly Omit<Finding, 'id' | 'severity'>[]): CheckResult => ({ status: 'ran', findings });

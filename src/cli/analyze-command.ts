@@ -1,0 +1,105 @@
+// `ptx-debug analyze`: options to AnalyzeOptions, the run, the chosen format.
+import { writeFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import { analyzeFiles, type AnalyzeOptions } from '../analyze.js';
+import { CATALOG_BY_ID } from '../checks/catalog.js';
+import { findConfig, loadConfig, type Config } from '../config.js';
+import { InputError } from '../input.js';
+import { formatJson } from '../report/json.js';
+import { formatText } from '../report/text.js';
+import { formatTsv } from '../report/tsv.js';
+import type { CliIO } from './io.js';
+
+interface AnalyzeFlags {
+  falsify?: boolean;
+  minScore?: string;
+  profile?: 'default' | 'seeds';
+  format: 'text' | 'json' | 'tsv';
+  output?: string;
+  json?: string;
+  only?: string;
+  disable?: string;
+  kernel?: string;
+  block?: string;
+  config?: string;
+  color: boolean;
+  quiet?: boolean;
+}
+
+function parseIds(flag: string, value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const ids = value.split(',').map((s) => s.trim().toUpperCase()).filter((s) => s.length > 0);
+  for (const id of ids) if (!CATALOG_BY_ID.has(id)) throw new InputError(`${flag}: unknown check id '${id}' (F001..F100)`);
+  return ids;
+}
+
+function parseBlock(value: string): [number, number, number] {
+  const parts = value.split(',').map((s) => Number(s.trim()));
+  if (parts.length < 1 || parts.length > 3 || parts.some((n) => !Number.isInteger(n) || n < 1 || n > 1024)) {
+    throw new InputError(`--block: expected X[,Y[,Z]] with positive integers, got '${value}'`);
+  }
+  return [parts[0]!, parts[1] ?? 1, parts[2] ?? 1];
+}
+
+function parseMinScore(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 100) throw new InputError(`--min-score: expected a number from 0 to 100, got '${value}'`);
+  return n;
+}
+
+export function toOptions(flags: AnalyzeFlags, config: Config): AnalyzeOptions {
+  const minScore = flags.minScore !== undefined ? parseMinScore(flags.minScore) : config.minScore;
+  const block = flags.block !== undefined ? parseBlock(flags.block) : config.block;
+  const only = parseIds('--only', flags.only);
+  const disable = parseIds('--disable', flags.disable);
+  const profile = flags.profile ?? config.profile;
+  return {
+    ...(minScore !== undefined ? { minScore } : {}),
+    ...(block !== undefined ? { block } : {}),
+    ...(only !== undefined ? { only } : {}),
+    ...(disable !== undefined ? { disable } : {}),
+    ...(profile !== undefined ? { profile } : {}),
+    ...(config.checks !== undefined ? { overrides: config.checks } : {}),
+    ...(config.ignore !== undefined ? { ignore: config.ignore } : {}),
+    ...(flags.kernel !== undefined ? { kernel: flags.kernel } : {}),
+  };
+}
+
+export function registerAnalyze(program: Command, io: CliIO, setExit: (code: number) => void, version: string): void {
+  program
+    .command('analyze')
+    .description('run the falsification checks on PTX files or directories, score them, and exit with the CI gate code')
+    .argument('<inputs...>', 'PTX files, directories (walked for *.ptx), or - for standard input')
+    .option('--falsify', 'print the whole scorecard: every hypothesis with pass, fail or n/a and why')
+    .option('--min-score <n>', 'exit 2 below this score (default 70; a CI gate uses 90)')
+    .addOption(new Option('--profile <name>', 'severity profile').choices(['default', 'seeds']))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'tsv']).default('text'))
+    .option('-o, --output <file>', 'write the report to a file instead of standard output')
+    .option('--json <file>', 'also write the JSON report to a file')
+    .option('--only <ids>', 'run only these checks (comma-separated ids)')
+    .option('--disable <ids>', 'turn these checks off (comma-separated ids)')
+    .option('--kernel <name>', 'report only this kernel')
+    .option('--block <x,y,z>', 'block size for kernels without .reqntid/.maxntid')
+    .option('--config <file>', `config file (default: the nearest ${'ptx-debug.config.json'} upward)`)
+    .option('--no-color', 'no colour, even on a terminal')
+    .option('--quiet', 'print only scores and exit reasons')
+    .action(async (inputs: string[], flags: AnalyzeFlags) => {
+      const configPath = flags.config ?? findConfig();
+      const config = configPath === undefined ? {} : loadConfig(configPath);
+      const options = toOptions(flags, config);
+      const tty = process.stderr.isTTY === true && io.isProcess === true;
+      const progress = tty ? (done: number, total: number, file: string): void => {
+        process.stderr.write(`\r\x1b[K[${done}/${total}] ${file.length > 60 ? `…${file.slice(-59)}` : file}`);
+        if (done === total) process.stderr.write('\r\x1b[K');
+      } : undefined;
+      const result = await analyzeFiles(inputs, { ...options, ...(progress !== undefined && inputs.length > 0 ? { onFile: progress } : {}) });
+      const color = flags.color && process.env['NO_COLOR'] === undefined && flags.output === undefined && io.isProcess === true && process.stdout.isTTY === true;
+      const report = flags.format === 'json' ? formatJson(result, version)
+        : flags.format === 'tsv' ? formatTsv(result)
+          : formatText(result, { falsify: flags.falsify === true, color, quiet: flags.quiet === true, ...(options.minScore !== undefined ? { minScore: options.minScore } : {}) });
+      if (flags.output !== undefined) writeFileSync(flags.output, `${report}\n`);
+      else io.out(report);
+      if (flags.json !== undefined) writeFileSync(flags.json, `${formatJson(result, version)}\n`);
+      setExit(result.summary.exitCode);
+    });
+}

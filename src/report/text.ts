@@ -1,0 +1,130 @@
+// The terminal report: per file, findings by line with severity, message, an
+// excerpt with a caret, the source line `.loc` maps to, and dataflow chains;
+// with --falsify the whole scorecard; then the score, band and exit reason.
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { AnalysisResult, FileAnalysis } from '../analyze.js';
+import type { CheckOutcome } from '../checks/run.js';
+import { DEFAULT_MIN_SCORE, formatScore, PASS_SCORE } from '../checks/score.js';
+import type { Finding, Location, Severity } from '../checks/types.js';
+import { lineText } from '../parser/diagnostics.js';
+
+export interface TextOptions {
+  readonly falsify: boolean;
+  readonly color: boolean;
+  readonly minScore?: number;
+  readonly quiet?: boolean;
+}
+
+function paint(c: ChalkInstance, sev: Severity): (s: string) => string {
+  switch (sev) {
+    case 'critical': return (s) => c.bold.red(s);
+    case 'high': return (s) => c.red(s);
+    case 'medium': return (s) => c.yellow(s);
+    case 'low': return (s) => c.cyan(s);
+    case 'info': return (s) => c.gray(s);
+  }
+}
+
+function sourceNote(l: Location): string {
+  return l.source === undefined ? '' : ` [${l.source.file}:${l.source.line}]`;
+}
+
+function lineStartOffset(text: string, line: number): number {
+  let offset = 0;
+  for (let i = 1; i < line; i++) {
+    const nl = text.indexOf('\n', offset);
+    if (nl === -1) return text.length;
+    offset = nl + 1;
+  }
+  return offset;
+}
+
+function excerpt(text: string, l: Location): string[] {
+  const src = lineText(text, lineStartOffset(text, l.line)).replace(/\r$/, '');
+  if (src.length > 300) return [];
+  const pad = src.slice(0, l.column - 1).replace(/[^\t]/g, ' ');
+  const width = l.endLine === l.line ? Math.max(1, l.endColumn - l.column) : Math.max(1, src.length - l.column + 1);
+  return [`      ${src}`, `      ${pad}${'^'.repeat(width)}`];
+}
+
+function renderFinding(c: ChalkInstance, f: Finding, text: string | undefined): string[] {
+  const where = `${f.location.line}:${f.location.column}`.padEnd(8);
+  const sev = paint(c, f.severity)(f.severity.padEnd(8));
+  const sup = f.suppressed === undefined ? '' : c.gray(` (suppressed${f.suppressed.reason !== undefined ? `: ${f.suppressed.reason}` : ''})`);
+  const lines = [`  ${where} ${sev} ${c.bold(f.id)} ${f.message}${c.gray(sourceNote(f.location))}${sup}`];
+  if (text !== undefined) lines.push(...excerpt(text, f.location));
+  if (f.chain !== undefined && f.chain.length > 0) {
+    lines.push(`      ${c.gray('chain:')} ${f.chain.map((s) => `${s.what} at ${s.location.line}${sourceNote(s.location)}`).join(' → ')}`);
+  }
+  for (const r of f.related ?? []) lines.push(`      ${c.gray('see')} ${r.location.line}:${r.location.column}${sourceNote(r.location)} ${r.message}`);
+  return lines;
+}
+
+function renderScorecard(c: ChalkInstance, outcomes: readonly CheckOutcome[]): string[] {
+  const lines = ['  scorecard:'];
+  const notBuilt = outcomes.filter((o) => o.status === 'not-built').map((o) => o.id);
+  for (const o of outcomes) {
+    if (o.status === 'not-built') continue;
+    const count = o.findings.filter((f) => f.suppressed === undefined).length;
+    const status = o.status === 'pass' ? c.green('pass') : o.status === 'fail' ? c.red(`FAIL (${count})`) : o.status === 'na' ? c.gray('n/a') : c.gray('off');
+    const why = o.reason !== undefined ? c.gray(` ${o.reason}`) : '';
+    lines.push(`    ${o.id} ${o.name.padEnd(30)} ${String(o.points).padStart(2)} pt  ${status}${why}`);
+  }
+  if (notBuilt.length > 0) lines.push(c.gray(`    not built yet (left out of the score): ${compressIds(notBuilt)}`));
+  return lines;
+}
+
+/** F021 F022 F023 F030 → "F021–F023, F030". */
+export function compressIds(ids: readonly string[]): string {
+  const nums = ids.map((i) => Number(i.slice(1))).sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < nums.length;) {
+    let j = i;
+    while (j + 1 < nums.length && nums[j + 1] === nums[j]! + 1) j++;
+    const f = (n: number): string => `F${String(n).padStart(3, '0')}`;
+    parts.push(i === j ? f(nums[i]!) : `${f(nums[i]!)}–${f(nums[j]!)}`);
+    i = j + 1;
+  }
+  return parts.join(', ');
+}
+
+function exitReason(f: FileAnalysis, minScore: number): string {
+  const r = f.report;
+  if (r === undefined) return `exit 4: ${f.error?.message ?? 'not analyzed'}`;
+  const s = formatScore(r.score.score);
+  switch (r.band) {
+    case 'critical': return 'exit 3: an unsuppressed critical finding';
+    case 'block': return `exit 2: score ${s} is below --min-score ${minScore}`;
+    case 'warn': return `exit 1: score ${s} is below ${PASS_SCORE}`;
+    case 'pass': return `exit 0: score ${s} is at least ${PASS_SCORE}`;
+  }
+}
+
+export function formatText(result: AnalysisResult, options: TextOptions): string {
+  const c = new Chalk({ level: options.color ? 1 : 0 });
+  const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
+  const out: string[] = [];
+  for (const f of result.files) {
+    out.push(c.bold(f.file));
+    if (f.report === undefined) {
+      out.push(...(f.error?.diagnostics.length ? f.error.diagnostics.map((d) => `  ${d.split('\n').join('\n  ')}`) : [`  ${f.error?.message ?? 'not analyzed'}`]));
+      out.push(`  ${exitReason(f, minScore)}`);
+      continue;
+    }
+    const r = f.report;
+    if (!options.quiet) for (const finding of r.findings) out.push(...renderFinding(c, finding, f.text));
+    if (options.falsify) out.push(...renderScorecard(c, r.outcomes));
+    const open = r.findings.filter((x) => x.suppressed === undefined).length;
+    const suppressed = r.findings.length - open;
+    const bandColor = r.band === 'pass' ? c.green : r.band === 'warn' ? c.yellow : c.red;
+    const built = r.outcomes.filter((o) => o.status !== 'not-built').length;
+    out.push(`  score ${bandColor(formatScore(r.score.score))} (${bandColor(r.band)}): ${r.score.passingPoints}/${r.score.applicablePoints} points, ` +
+      `${open} finding(s)${suppressed > 0 ? `, ${suppressed} suppressed` : ''}; ${built} of 100 checks built` +
+      (r.score.note !== undefined ? ` (${r.score.note})` : ''));
+    out.push(`  ${exitReason(f, minScore)}`);
+  }
+  if (result.files.length > 1 && result.summary.lowestScore !== undefined) {
+    out.push(`${result.summary.files} files: lowest score ${formatScore(result.summary.lowestScore)}, mean ${formatScore(result.summary.meanScore ?? 0)}; exit ${result.summary.exitCode}`);
+  }
+  return out.join('\n');
+}
