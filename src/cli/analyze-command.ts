@@ -87,12 +87,7 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
       const configPath = flags.config ?? findConfig();
       const config = configPath === undefined ? {} : loadConfig(configPath);
       const options = toOptions(flags, config);
-      const tty = process.stderr.isTTY === true && io.isProcess === true;
-      const progress = tty ? (done: number, total: number, file: string): void => {
-        process.stderr.write(`\r\x1b[K[${done}/${total}] ${file.length > 60 ? `…${file.slice(-59)}` : file}`);
-        if (done === total) process.stderr.write('\r\x1b[K');
-      } : undefined;
-      const result = await analyzeFiles(inputs, { ...options, ...(progress !== undefined && inputs.length > 0 ? { onFile: progress } : {}) });
+      const result = await analyzeFiles(inputs, { ...options, ...(io.progress !== undefined ? { onFile: io.progress } : {}) });
       const color = flags.color && process.env['NO_COLOR'] === undefined && flags.output === undefined && io.isProcess === true && process.stdout.isTTY === true;
       const report = flags.format === 'json' ? formatJson(result, version)
         : flags.format === 'tsv' ? formatTsv(result)

@@ -127,3 +127,28 @@ describe('analyze outputs', () => {
     expect(reportSchema.parse(JSON.parse(readFileSync(out, 'utf8'))).files).toHaveLength(1);
   });
 });
+
+describe('analyze on a directory of many files', () => {
+  it('reports progress and gives the same results as one file at a time', async () => {
+    const many = join(dir, 'many');
+    mkdirSync(many, { recursive: true });
+    const names: string[] = [];
+    for (let i = 0; i < 40; i++) {
+      const name = join(many, `k${String(i).padStart(3, '0')}.ptx`);
+      writeFileSync(name, i % 3 === 0 ? readFileSync(noEntry) : readFileSync(good));
+      names.push(name);
+    }
+    const seen: number[] = [];
+    let out = '';
+    const code = await main(['node', 'ptx-debug', 'analyze', many, '--format', 'json'], {
+      out: (s) => { out += s; }, err: () => {}, progress: (done, total) => { seen.push(done); expect(total).toBe(40); },
+    });
+    expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const strip = (f: { timings: unknown }) => ({ ...f, timings: null });
+    const together = reportSchema.parse(JSON.parse(out)).files.map(strip);
+    const alone = [];
+    for (const n of names) alone.push(...reportSchema.parse(JSON.parse((await cli('analyze', n, '--format', 'json')).out)).files.map(strip));
+    expect(together).toEqual(alone);
+    expect(code).toBe(2);
+  });
+});
