@@ -6,10 +6,19 @@ import { EXIT_INPUT, EXIT_OK, processIO, type CliIO } from './io.js';
 import { registerParse } from './parse-command.js';
 import { registerAnalyze } from './analyze-command.js';
 import { registerChecks } from './checks-command.js';
+import { registerRun } from './run-command.js';
 
+/** The package version: package.json two levels up from dist/cli (or one up from a bundle). */
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  for (const rel of ['../../package.json', '../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8')) as { name?: string; version?: string };
+      if (pkg.name === 'ptx-debug' && pkg.version !== undefined) return pkg.version;
+    } catch {
+      // try the next place
+    }
+  }
+  return 'unknown';
 }
 
 /** Runs the CLI on `argv` (as process.argv) and returns the exit code. */
@@ -32,6 +41,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
   registerAnalyze(program, io, setExit, packageVersion());
   registerChecks(program, io, setExit);
   registerParse(program, io, setExit);
+  registerRun(program, io, setExit);
   try {
     if (argv.length <= 2) {
       io.out(program.helpInformation());

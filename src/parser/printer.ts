@@ -68,9 +68,24 @@ function printInstruction(i: A.Instruction): string {
   return `${guard}${i.opcode}${i.modifiers.join('')}${ops};`;
 }
 
+export interface PrintOptions {
+  /**
+   * Give the printed PTX line information pointing at the ORIGINAL text:
+   * `.file 1 "<selfLoc>"` and a `.loc 1 <line> <column>` before every
+   * instruction (existing `.file`/`.loc` are dropped). Tools that report
+   * source lines (compute-sanitizer) then name the original PTX lines.
+   */
+  readonly selfLoc?: string;
+}
+
+let current: PrintOptions = {};
+
 function printStatement(s: A.Statement, indent: string, out: string[]): void {
   switch (s.kind) {
-    case 'Instruction': out.push(indent + printInstruction(s)); return;
+    case 'Instruction':
+      if (current.selfLoc !== undefined) out.push(`${indent}.loc 1 ${s.range.line} ${s.range.column}`);
+      out.push(indent + printInstruction(s));
+      return;
     case 'Label': out.push(`${s.name}:`); return;
     case 'Variable': out.push(`${indent}${printDeclaration(s)};`); return;
     case 'Block':
@@ -78,7 +93,7 @@ function printStatement(s: A.Statement, indent: string, out: string[]): void {
       for (const inner of s.statements) printStatement(inner, `${indent}\t`, out);
       out.push(`${indent}}`);
       return;
-    case 'Loc': out.push(indent + printLoc(s)); return;
+    case 'Loc': if (current.selfLoc === undefined) out.push(indent + printLoc(s)); return;
     case 'Pragma': out.push(`${indent}.pragma ${s.values.map((v) => `"${v}"`).join(', ')};`); return;
     case 'BranchTargets': out.push(`${indent}.branchtargets ${s.names.join(', ')};`); return;
     case 'CallTargets': out.push(`${indent}.calltargets ${s.names.join(', ')};`); return;
@@ -112,26 +127,42 @@ function printFunction(f: A.FunctionDecl, out: string[]): void {
 }
 
 /** Prints a module as PTX, one statement per line. */
-export function printModule(m: A.Module): string {
+export function printModule(m: A.Module, options: PrintOptions = {}): string {
+  current = options;
+  try {
+    return printStatements(m, options);
+  } finally {
+    current = {};
+  }
+}
+
+function printStatements(m: A.Module, options: PrintOptions): string {
   const out: string[] = [];
+  let fileDone = false;
   for (const s of m.statements) {
+    if (options.selfLoc !== undefined && !fileDone && s.kind !== 'Version' && s.kind !== 'Target' && s.kind !== 'AddressSize') {
+      out.push(`.file 1 "${options.selfLoc}"`, '');
+      fileDone = true;
+    }
     switch (s.kind) {
       case 'Version': out.push(`.version ${s.major}.${s.minor}`); break;
       case 'Target': out.push(`.target ${s.targets.join(', ')}`); break;
       case 'AddressSize': out.push(`.address_size ${s.size}`); break;
       case 'File': {
+        if (options.selfLoc !== undefined) break;
         const extra = s.timestamp === undefined ? '' : `, ${s.timestamp}${s.size === undefined ? '' : `, ${s.size}`}`;
         out.push(`.file ${s.index} "${s.path}"${extra}`);
         break;
       }
       case 'Section':
+        if (options.selfLoc !== undefined) break; // debug sections refer to the dropped line tables
         out.push(`.section ${s.name}`, '{');
         for (const item of s.items) printSectionItem(item, out);
         out.push('}');
         break;
       case 'Alias': out.push(`.alias ${s.alias}, ${s.target};`); break;
       case 'Pragma': out.push(`.pragma ${s.values.map((v) => `"${v}"`).join(', ')};`); break;
-      case 'Loc': out.push(printLoc(s)); break;
+      case 'Loc': if (options.selfLoc === undefined) out.push(printLoc(s)); break;
       case 'Dwarf': out.push(s.text); break;
       case 'Variable': out.push(`${printDeclaration(s)};`); break;
       case 'Function': printFunction(s, out); break;
