@@ -50,7 +50,8 @@ export function registerRun(program: Command, io: CliIO, setExit: (code: number)
         }
         io.out(lines.join('\n'));
       }
-      setExit(result.status !== 'ok' ? EXIT_KERNEL_FAILED : sanitizerErrors > 0 ? EXIT_SANITIZER : 0);
+      // A sanitizer that found errors often stops the kernel too: its report is the better witness.
+      setExit(sanitizerErrors > 0 ? EXIT_SANITIZER : result.status !== 'ok' ? EXIT_KERNEL_FAILED : 0);
     });
 
   program
@@ -68,7 +69,7 @@ export function registerRun(program: Command, io: CliIO, setExit: (code: number)
       }
       const markers = opts.markers !== undefined ? loadMarkers(opts.markers) : {};
       const a = analyzeCrash(bytes, markers);
-      const lines = [`${a.decoded.records.length} record(s)${a.decoded.truncated ? ` (${a.decoded.attempted} attempted: the buffer filled up)` : ''}`];
+      const lines = [`${a.decoded.records.length} record(s)${a.decoded.unwritten > 0 ? `, ${a.decoded.unwritten} slot(s) claimed but never written` : ''}${a.decoded.truncated ? ` (${a.decoded.attempted} attempted: the buffer filled up)` : ''}`];
       for (const r of a.reached) lines.push(`  marker ${r.marker}${r.line !== undefined ? ` (line ${r.line}${r.label !== undefined ? `, ${r.label}` : ''})` : ''}: ${r.count} thread(s)`);
       if (a.last === undefined) lines.push('no marker was reached');
       else {

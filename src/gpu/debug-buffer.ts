@@ -19,7 +19,11 @@ export interface DebugRecord {
 export interface DecodedBuffer {
   /** Records the kernel tried to write (word 0), which may exceed the capacity. */
   readonly attempted: number;
+  /** Written records (marker ids start at 1; a zero marker is a claimed slot never written). */
   readonly records: readonly DebugRecord[];
+  /** Slots claimed by the counter but never written: the kernel stopped (or was
+   *  stopped) between the atomic add and the store, or claimed a slot it never filled. */
+  readonly unwritten: number;
   /** True when more records were attempted than the buffer holds. */
   readonly truncated: boolean;
 }
@@ -31,8 +35,13 @@ export function decodeDebugBuffer(bytes: Uint8Array): DecodedBuffer {
   const capacity = Math.floor((bytes.byteLength - 4) / 8);
   const n = Math.min(attempted, capacity);
   const records: DebugRecord[] = [];
-  for (let k = 0; k < n; k++) records.push({ marker: view.getUint32(4 + 8 * k, true), thread: view.getUint32(8 + 8 * k, true) });
-  return { attempted, records, truncated: attempted > capacity };
+  let unwritten = 0;
+  for (let k = 0; k < n; k++) {
+    const marker = view.getUint32(4 + 8 * k, true);
+    if (marker === 0) unwritten++;
+    else records.push({ marker, thread: view.getUint32(8 + 8 * k, true) });
+  }
+  return { attempted, records, unwritten, truncated: attempted > capacity };
 }
 
 export interface CrashAnalysis {

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parsePtx } from '../../src/parser/parse.js';
 
 const run = promisify(execFile);
 
@@ -76,9 +77,13 @@ export async function ptxasRejects(text: string, arch: string): Promise<string |
   }
 }
 
-/** The `// ptxas-arch: sm_XX` header of a committed PTX fixture. */
+/** The `// ptxas-arch: sm_XX` header of a committed PTX fixture, else its
+ *  first `.target`, else the fallback. */
 export function fixtureArch(text: string, fallback = 'sm_90'): string {
   const first = text.slice(0, 200).split('\n')[0] ?? '';
   const m = /ptxas-arch:\s*(sm_\w+)/.exec(first);
-  return m?.[1] ?? fallback;
+  if (m?.[1] !== undefined) return m[1];
+  const target = parsePtx(text).module.statements.find((s) => s.kind === 'Target');
+  const sm = target?.kind === 'Target' ? target.targets.find((t) => t.startsWith('sm_')) : undefined;
+  return sm ?? fallback;
 }
