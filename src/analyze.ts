@@ -1,7 +1,10 @@
 // The falsification run over files: read, parse, run the checks, score, and
 // summarize several files (lowest and mean score, worst exit code).
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
+import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseline.js';
+import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
 import { runChecks, type FileReport, type RunOptions } from './checks/run.js';
 import { EXIT, worstExitCode } from './checks/score.js';
@@ -14,12 +17,22 @@ import { globToRegExp } from './glob.js';
 export interface AnalyzeOptions extends RunOptions {
   /** Globs (relative to the working directory) of files to skip when walking directories. */
   readonly ignore?: readonly string[];
+  /** Target for CUDA sources (`nvcc -arch`). */
+  readonly arch?: string;
+  /** Extra nvcc flags for CUDA sources. */
+  readonly nvccFlags?: readonly string[];
+  /** Known findings: reported as known, left out of the score and exit code. */
+  readonly knownFindings?: Baseline;
   /** Called after each file, for progress. */
   readonly onFile?: (done: number, total: number, file: string) => void;
 }
 
 export interface FileAnalysis {
   readonly file: string;
+  /** How reports name the file when its path says little (a Triton cache entry: the kernel). */
+  readonly label?: string;
+  /** For a CUDA source: the PTX nvcc produced, which findings' PTX lines refer to. */
+  readonly compiledFrom?: 'cuda';
   /** Absent when the file could not be analyzed (see `error`). */
   readonly report?: FileReport;
   /** Why the file could not be analyzed: unreadable, or syntax errors (one rendered line each). */
@@ -40,6 +53,32 @@ export interface AnalysisResult {
   };
   /** Catalog ids with no check yet (absent from the run). */
   readonly notBuilt: readonly string[];
+  /** How a baseline matched, when one was given. */
+  readonly baseline?: BaselineSummary;
+}
+
+/** Lines of source files that `.loc` maps findings to, read on demand. */
+function sourceLineReader(): (file: string, line: number) => string | undefined {
+  const cache = new Map<string, string[] | null>();
+  return (file, line) => {
+    let lines = cache.get(file);
+    if (lines === undefined) {
+      try {
+        lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : null;
+      } catch {
+        lines = null;
+      }
+      cache.set(file, lines);
+    }
+    return lines?.[line - 1];
+  };
+}
+
+/** A Triton cache entry (`<hash>/<kernel>.ptx` beside `__grp__<kernel>.json`): its kernel name. */
+function tritonKernel(file: string): string | undefined {
+  if (!file.endsWith('.ptx')) return undefined;
+  const name = basename(file, '.ptx');
+  return existsSync(join(dirname(file), `__grp__${name}.json`)) ? name : undefined;
 }
 
 /** Analyzes PTX text as one file. */
@@ -58,7 +97,10 @@ export function analyzeText(text: string, file: string, options: AnalyzeOptions 
   }
   const t1 = performance.now();
   const analysis = new AnalysisContext(parsed.module, options.block !== undefined ? { block: options.block } : {});
-  const report = runChecks(parsed.module, text, options, analysis);
+  const known = options.knownFindings === undefined ? undefined : new Set(options.knownFindings.findings.map((f) => f.fingerprint));
+  const report = runChecks(parsed.module, text, {
+    ...options, file, sourceLine: options.sourceLine ?? sourceLineReader(), ...(known !== undefined ? { baseline: known } : {}),
+  }, analysis);
   return { file, text, report, exitCode: report.exitCode, timings: { parseMs, checksMs: performance.now() - t1 } };
 }
 
@@ -73,7 +115,7 @@ export async function expandInputs(inputs: readonly string[], ignore: readonly s
       const p = join(dir, e.name);
       if (skip(p)) continue;
       if (e.isDirectory()) await walk(p);
-      else if (e.isFile() && e.name.endsWith('.ptx')) out.push(p);
+      else if (e.isFile() && (e.name.endsWith('.ptx') || e.name.endsWith('.cu'))) out.push(p);
     }
   };
   for (const input of inputs) {
@@ -110,20 +152,26 @@ export function summarize(files: readonly FileAnalysis[]): AnalysisResult {
 /** Analyzes files and directories; unreadable or unparsable files are reported, not thrown. */
 export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOptions = {}): Promise<AnalysisResult> {
   const files = await expandInputs(inputs, options.ignore);
-  if (files.length === 0) throw new InputError(`no .ptx files in ${inputs.join(', ')}`);
+  if (files.length === 0) throw new InputError(`no .ptx or .cu files in ${inputs.join(', ')}`);
   const results: FileAnalysis[] = [];
   for (const [i, file] of files.entries()) {
     const name = file === '-' ? '<stdin>' : file;
     let text: string;
+    const cuda = file.endsWith('.cu');
     try {
-      text = await readPtxSource(file);
+      text = cuda
+        ? await compileCuda(file, { ...(options.arch !== undefined ? { arch: options.arch } : {}), ...(options.nvccFlags !== undefined ? { nvccFlags: options.nvccFlags } : {}) })
+        : await readPtxSource(file);
     } catch (err) {
       results.push({ file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: (err as Error).message, diagnostics: [] } });
       options.onFile?.(i + 1, files.length, name);
       continue;
     }
-    results.push(analyzeText(text, name, options));
+    const analyzed = analyzeText(text, name, options);
+    const kernel = tritonKernel(file);
+    results.push({ ...analyzed, ...(cuda ? { compiledFrom: 'cuda' as const } : {}), ...(kernel !== undefined ? { label: `${kernel} (Triton cache)` } : {}) });
     options.onFile?.(i + 1, files.length, name);
   }
-  return summarize(results);
+  const result = summarize(results);
+  return options.knownFindings === undefined ? result : { ...result, baseline: summarizeBaseline(options.knownFindings, result) };
 }

@@ -8,6 +8,7 @@ import { SEEDS_PROFILE } from './catalog.js';
 import { CHECKS } from './index.js';
 import { band, DEFAULT_MIN_SCORE, exitCodeOf, scoreChecks, type Band, type Score, type Status } from './score.js';
 import { collectSuppressions } from './suppressions.js';
+import { fingerprints } from './fingerprint.js';
 import type { Check, CheckContext, CheckId, Finding, Location, Severity } from './types.js';
 
 export interface RunOptions {
@@ -20,6 +21,12 @@ export interface RunOptions {
   readonly block?: readonly [number, number, number];
   /** Only this kernel's findings (module-level findings stay). */
   readonly kernel?: string;
+  /** Fingerprints of known findings (a baseline): reported as known, left out of the score. */
+  readonly baseline?: ReadonlySet<string>;
+  /** The file name fingerprints are computed with. */
+  readonly file?: string;
+  /** Text of a mapped source file's line, for fingerprints (undefined when unreadable). */
+  readonly sourceLine?: (file: string, line: number) => string | undefined;
 }
 
 export interface CheckOutcome {
@@ -102,14 +109,18 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
       outcomes.push({ ...base, severity, status: 'na', reason: result.reason, findings: [] });
       continue;
     }
-    const findings: Finding[] = result.findings
+    const sorted: Finding[] = result.findings
       .filter((f) => options.kernel === undefined || f.function === undefined || f.function === options.kernel)
-      .map((f) => {
-        const s = suppressions.lookup(id, f.location.line);
-        const withId: Finding = { ...f, id, severity };
-        return s === undefined ? withId : { ...withId, suppressed: { by: 'comment' as const, ...s } };
-      })
+      .map((f) => ({ ...f, id, severity }))
       .sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
+    const prints = fingerprints(options.file ?? '', module, text, sorted, options.sourceLine);
+    const findings: Finding[] = sorted.map((f, i) => {
+      const withPrint: Finding = { ...f, fingerprint: prints[i]! };
+      const s = suppressions.lookup(id, f.location.line);
+      if (s !== undefined) return { ...withPrint, suppressed: { by: 'comment' as const, ...s } };
+      if (options.baseline?.has(prints[i]!) === true) return { ...withPrint, suppressed: { by: 'baseline' as const, reason: 'known (baseline)' } };
+      return withPrint;
+    });
     const failing = findings.some((f) => f.suppressed === undefined);
     outcomes.push({ ...base, severity, status: failing ? 'fail' : 'pass', findings });
   }

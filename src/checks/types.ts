@@ -60,8 +60,10 @@ export interface Finding {
   readonly function?: string;
   readonly related?: readonly { readonly location: Location; readonly message: string }[];
   readonly chain?: readonly ChainStep[];
-  /** Set by the runner when a config or inline comment suppresses the finding. */
-  readonly suppressed?: { readonly by: 'config' | 'comment'; readonly reason?: string };
+  /** Set by the runner when a config, an inline comment or a baseline suppresses the finding. */
+  readonly suppressed?: { readonly by: 'config' | 'comment' | 'baseline'; readonly reason?: string };
+  /** Stable identity across line shifts and unrelated edits (baselines, SARIF). */
+  readonly fingerprint?: string;
 }
 
 /** What a check sees: the module, its text, and the analyses. */

@@ -17,6 +17,7 @@ function findingJson(x: Finding): JsonFinding {
     ...(x.related !== undefined ? { related: x.related.map((r) => ({ location: locationJson(r.location), message: r.message })) } : {}),
     ...(x.chain !== undefined ? { chain: x.chain.map((c) => ({ location: locationJson(c.location), what: c.what })) } : {}),
     ...(x.suppressed !== undefined ? { suppressed: { ...x.suppressed } } : {}),
+    ...(x.fingerprint !== undefined ? { fingerprint: x.fingerprint } : {}),
   };
 }
 

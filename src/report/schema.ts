@@ -21,7 +21,8 @@ export const findingSchema = z.object({
   function: z.string().optional(),
   related: z.array(z.object({ location, message: z.string() })).optional(),
   chain: z.array(z.object({ location, what: z.string() })).optional(),
-  suppressed: z.object({ by: z.enum(['config', 'comment']), reason: z.string().optional() }).optional(),
+  suppressed: z.object({ by: z.enum(['config', 'comment', 'baseline']), reason: z.string().optional() }).optional(),
+  fingerprint: z.string().optional(),
 });
 
 export const checkResultSchema = z.object({

@@ -9,6 +9,8 @@ import type { Finding, Location, Severity } from '../checks/types.js';
 import { lineText } from '../parser/diagnostics.js';
 
 export interface TextOptions {
+  /** Reads mapped source lines (the `.cu` or `.py` line a finding maps to). */
+  readonly source?: SourceReader;
   readonly falsify: boolean;
   readonly color: boolean;
   readonly minScore?: number;
@@ -47,12 +49,19 @@ function excerpt(text: string, l: Location): string[] {
   return [`      ${src}`, `      ${pad}${'^'.repeat(width)}`];
 }
 
-function renderFinding(c: ChalkInstance, f: Finding, text: string | undefined): string[] {
+export interface SourceReader {
+  (file: string, line: number): string | undefined;
+}
+
+function renderFinding(c: ChalkInstance, f: Finding, text: string | undefined, source?: SourceReader): string[] {
   const where = `${f.location.line}:${f.location.column}`.padEnd(8);
   const sev = paint(c, f.severity)(f.severity.padEnd(8));
   const sup = f.suppressed === undefined ? '' : c.gray(` (suppressed${f.suppressed.reason !== undefined ? `: ${f.suppressed.reason}` : ''})`);
   const lines = [`  ${where} ${sev} ${c.bold(f.id)} ${f.message}${c.gray(sourceNote(f.location))}${sup}`];
   if (text !== undefined) lines.push(...excerpt(text, f.location));
+  const src = f.location.source;
+  const srcText = src === undefined ? undefined : source?.(src.file, src.line);
+  if (src !== undefined && srcText !== undefined) lines.push(`      ${c.gray(`${src.file}:${src.line} |`)} ${srcText.trim()}`);
   if (f.chain !== undefined && f.chain.length > 0) {
     lines.push(`      ${c.gray('chain:')} ${f.chain.map((s) => `${s.what} at ${s.location.line}${sourceNote(s.location)}`).join(' → ')}`);
   }
@@ -105,14 +114,14 @@ export function formatText(result: AnalysisResult, options: TextOptions): string
   const minScore = options.minScore ?? DEFAULT_MIN_SCORE;
   const out: string[] = [];
   for (const f of result.files) {
-    out.push(c.bold(f.file));
+    out.push(c.bold(f.file) + (f.label !== undefined ? ` ${c.gray(f.label)}` : ''));
     if (f.report === undefined) {
       out.push(...(f.error?.diagnostics.length ? f.error.diagnostics.map((d) => `  ${d.split('\n').join('\n  ')}`) : [`  ${f.error?.message ?? 'not analyzed'}`]));
       out.push(`  ${exitReason(f, minScore)}`);
       continue;
     }
     const r = f.report;
-    if (!options.quiet) for (const finding of r.findings) out.push(...renderFinding(c, finding, f.text));
+    if (!options.quiet) for (const finding of r.findings) out.push(...renderFinding(c, finding, f.text, options.source));
     if (options.falsify) out.push(...renderScorecard(c, r.outcomes));
     const open = r.findings.filter((x) => x.suppressed === undefined).length;
     const suppressed = r.findings.length - open;
@@ -122,6 +131,10 @@ export function formatText(result: AnalysisResult, options: TextOptions): string
       `${open} finding(s)${suppressed > 0 ? `, ${suppressed} suppressed` : ''}; ${built} of 100 checks built` +
       (r.score.note !== undefined ? ` (${r.score.note})` : ''));
     out.push(`  ${exitReason(f, minScore)}`);
+  }
+  if (result.baseline !== undefined) {
+    const b = result.baseline;
+    out.push(`baseline: ${b.matched} known finding(s) matched (left out of the score), ${b.fixed} fixed since, ${b.new} new`);
   }
   if (result.files.length > 1 && result.summary.lowestScore !== undefined) {
     out.push(`${result.summary.files} files: lowest score ${formatScore(result.summary.lowestScore)}, mean ${formatScore(result.summary.meanScore ?? 0)}; exit ${result.summary.exitCode}`);
