@@ -149,28 +149,76 @@ export function summarize(files: readonly FileAnalysis[]): AnalysisResult {
   };
 }
 
-/** Analyzes files and directories; unreadable or unparsable files are reported, not thrown. */
-export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOptions = {}): Promise<AnalysisResult> {
+/** Reads (or compiles) and analyzes one input file; problems become a file error, never a throw. */
+export async function analyzeOne(file: string, options: AnalyzeOptions): Promise<FileAnalysis> {
+  const name = file === '-' ? '<stdin>' : file;
+  let text: string;
+  const cuda = file.endsWith('.cu');
+  try {
+    text = cuda
+      ? await compileCuda(file, { ...(options.arch !== undefined ? { arch: options.arch } : {}), ...(options.nvccFlags !== undefined ? { nvccFlags: options.nvccFlags } : {}) })
+      : await readPtxSource(file);
+  } catch (err) {
+    return { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: (err as Error).message, diagnostics: [] } };
+  }
+  const analyzed = analyzeText(text, name, options);
+  const kernel = tritonKernel(file);
+  return { ...analyzed, ...(cuda ? { compiledFrom: 'cuda' as const } : {}), ...(kernel !== undefined ? { label: `${kernel} (Triton cache)` } : {}) };
+}
+
+/** Options as data (functions dropped), for worker threads. */
+function cloneableOptions(options: AnalyzeOptions): AnalyzeOptions {
+  const { onFile: _onFile, sourceLine: _sourceLine, ...rest } = options;
+  return rest;
+}
+
+/** Spreads files over `jobs` worker threads; results come back in input order. */
+async function analyzeInWorkers(files: readonly string[], options: AnalyzeOptions, jobs: number): Promise<FileAnalysis[] | undefined> {
+  const script = new URL('./analyze-worker.js', import.meta.url);
+  if (!existsSync(script)) return undefined; // running from sources (tests): sequential
+  const { Worker } = await import('node:worker_threads');
+  const results: FileAnalysis[] = new Array<FileAnalysis>(files.length);
+  let next = 0;
+  let done = 0;
+  await new Promise<void>((resolveAll, rejectAll) => {
+    const workers = Array.from({ length: Math.min(jobs, files.length) }, () => new Worker(script, { workerData: cloneableOptions(options) }));
+    const feed = (w: InstanceType<typeof Worker>): void => {
+      if (next < files.length) {
+        const index = next++;
+        w.postMessage({ index, file: files[index] });
+      } else {
+        w.postMessage(null);
+      }
+    };
+    for (const w of workers) {
+      w.on('message', (m: { index: number; result: FileAnalysis }) => {
+        results[m.index] = m.result;
+        done++;
+        options.onFile?.(done, files.length, m.result.file);
+        if (done === files.length) resolveAll();
+        feed(w);
+      });
+      w.on('error', rejectAll);
+      feed(w);
+    }
+  });
+  return results;
+}
+
+/** Analyzes files and directories; unreadable or unparsable files are reported, not thrown.
+ *  With `jobs` > 1, files are spread over worker threads; results are identical. */
+export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOptions & { readonly jobs?: number } = {}): Promise<AnalysisResult> {
   const files = await expandInputs(inputs, options.ignore);
   if (files.length === 0) throw new InputError(`no .ptx or .cu files in ${inputs.join(', ')}`);
-  const results: FileAnalysis[] = [];
-  for (const [i, file] of files.entries()) {
-    const name = file === '-' ? '<stdin>' : file;
-    let text: string;
-    const cuda = file.endsWith('.cu');
-    try {
-      text = cuda
-        ? await compileCuda(file, { ...(options.arch !== undefined ? { arch: options.arch } : {}), ...(options.nvccFlags !== undefined ? { nvccFlags: options.nvccFlags } : {}) })
-        : await readPtxSource(file);
-    } catch (err) {
-      results.push({ file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: (err as Error).message, diagnostics: [] } });
-      options.onFile?.(i + 1, files.length, name);
-      continue;
+  const jobs = options.jobs ?? 1;
+  let results: FileAnalysis[] | undefined;
+  if (jobs > 1 && files.length > 1 && !files.includes('-')) results = await analyzeInWorkers(files, options, jobs);
+  if (results === undefined) {
+    results = [];
+    for (const [i, file] of files.entries()) {
+      results.push(await analyzeOne(file, options));
+      options.onFile?.(i + 1, files.length, file === '-' ? '<stdin>' : file);
     }
-    const analyzed = analyzeText(text, name, options);
-    const kernel = tritonKernel(file);
-    results.push({ ...analyzed, ...(cuda ? { compiledFrom: 'cuda' as const } : {}), ...(kernel !== undefined ? { label: `${kernel} (Triton cache)` } : {}) });
-    options.onFile?.(i + 1, files.length, name);
   }
   const result = summarize(results);
   return options.knownFindings === undefined ? result : { ...result, baseline: summarizeBaseline(options.knownFindings, result) };

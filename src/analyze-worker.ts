@@ -1,0 +1,14 @@
+// A worker thread of `analyze --jobs N`: reads, parses and checks the files it
+// is sent, and posts each result back with its index.
+import { parentPort, workerData } from 'node:worker_threads';
+import { analyzeOne, type AnalyzeOptions } from './analyze.js';
+
+interface Job { readonly index: number; readonly file: string }
+
+const options = workerData as AnalyzeOptions;
+parentPort?.on('message', (job: Job | null) => {
+  if (job === null) {
+    process.exit(0);
+  }
+  void analyzeOne(job.file, options).then((result) => parentPort?.postMessage({ index: job.index, result }));
+});
