@@ -1,11 +1,16 @@
 // `ptx-debug analyze`: options to AnalyzeOptions, the run, the chosen format.
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { loadBaseline, writeBaseline } from '../baseline.js';
 import { Option, type Command } from 'commander';
 import { analyzeFiles, type AnalyzeOptions } from '../analyze.js';
 import { CATALOG_BY_ID } from '../checks/catalog.js';
 import { findConfig, loadConfig, type Config } from '../config.js';
 import { InputError } from '../input.js';
+import { formatHtml } from '../report/html.js';
 import { formatJson } from '../report/json.js';
+import { formatJunit } from '../report/junit.js';
+import { formatSarif } from '../report/sarif.js';
 import { formatText } from '../report/text.js';
 import { formatTsv } from '../report/tsv.js';
 import type { CliIO } from './io.js';
@@ -14,9 +19,12 @@ interface AnalyzeFlags {
   falsify?: boolean;
   minScore?: string;
   profile?: 'default' | 'seeds';
-  format: 'text' | 'json' | 'tsv';
+  format: 'text' | 'json' | 'sarif' | 'html' | 'junit' | 'tsv';
   output?: string;
   json?: string;
+  sarif?: string;
+  html?: string;
+  junit?: string;
   only?: string;
   disable?: string;
   kernel?: string;
@@ -24,6 +32,10 @@ interface AnalyzeFlags {
   config?: string;
   color: boolean;
   quiet?: boolean;
+  jobs?: string;
+  arch?: string;
+  baseline?: string;
+  writeBaseline?: string;
 }
 
 function parseIds(flag: string, value: string | undefined): string[] | undefined {
@@ -47,6 +59,13 @@ function parseMinScore(value: string): number {
   return n;
 }
 
+function parseJobs(value: string | undefined): number {
+  if (value === undefined) return Math.max(1, availableParallelism());
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new InputError(`--jobs: expected a number of threads from 1 to 256, got '${value}'`);
+  return n;
+}
+
 export function toOptions(flags: AnalyzeFlags, config: Config): AnalyzeOptions {
   const minScore = flags.minScore !== undefined ? parseMinScore(flags.minScore) : config.minScore;
   const block = flags.block !== undefined ? parseBlock(flags.block) : config.block;
@@ -62,39 +81,64 @@ export function toOptions(flags: AnalyzeFlags, config: Config): AnalyzeOptions {
     ...(config.checks !== undefined ? { overrides: config.checks } : {}),
     ...(config.ignore !== undefined ? { ignore: config.ignore } : {}),
     ...(flags.kernel !== undefined ? { kernel: flags.kernel } : {}),
+    ...((flags.arch ?? config.arch) !== undefined ? { arch: (flags.arch ?? config.arch)! } : {}),
   };
 }
 
-export function registerAnalyze(program: Command, io: CliIO, setExit: (code: number) => void, version: string): void {
+/** `analyze ... -- FLAGS`: main() splits these off before commander parses, for nvcc. */
+export function registerAnalyze(program: Command, io: CliIO, setExit: (code: number) => void, version: string, afterDashDash: readonly string[] = []): void {
   program
     .command('analyze')
     .description('run the falsification checks on PTX files or directories, score them, and exit with the CI gate code')
-    .argument('<inputs...>', 'PTX files, directories (walked for *.ptx), or - for standard input')
+    .argument('<inputs...>', 'PTX or CUDA files, directories (walked for *.ptx and *.cu), or - for standard input; after --, flags for nvcc')
     .option('--falsify', 'print the whole scorecard: every hypothesis with pass, fail or n/a and why')
     .option('--min-score <n>', 'exit 2 below this score (default 70; a CI gate uses 90)')
     .addOption(new Option('--profile <name>', 'severity profile').choices(['default', 'seeds']))
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'tsv']).default('text'))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'sarif', 'html', 'junit', 'tsv']).default('text'))
     .option('-o, --output <file>', 'write the report to a file instead of standard output')
     .option('--json <file>', 'also write the JSON report to a file')
+    .option('--sarif <file>', 'also write the SARIF 2.1.0 report to a file')
+    .option('--html <file>', 'also write the HTML report to a file')
+    .option('--junit <file>', 'also write the JUnit XML report to a file')
     .option('--only <ids>', 'run only these checks (comma-separated ids)')
     .option('--disable <ids>', 'turn these checks off (comma-separated ids)')
     .option('--kernel <name>', 'report only this kernel')
     .option('--block <x,y,z>', 'block size for kernels without .reqntid/.maxntid')
     .option('--config <file>', `config file (default: the nearest ${'ptx-debug.config.json'} upward)`)
+    .option('--jobs <n>', 'worker threads for many files (default: the number of cores)')
+    .option('--arch <sm_XX>', 'target for CUDA sources (nvcc -arch)')
+    .option('--baseline <file>', 'known findings: reported as known, left out of the score and the exit code')
+    .option('--write-baseline <file>', 'record the current findings as the baseline')
     .option('--no-color', 'no colour, even on a terminal')
     .option('--quiet', 'print only scores and exit reasons')
     .action(async (inputs: string[], flags: AnalyzeFlags) => {
+      const nvccFlags = afterDashDash;
       const configPath = flags.config ?? findConfig();
       const config = configPath === undefined ? {} : loadConfig(configPath);
       const options = toOptions(flags, config);
-      const result = await analyzeFiles(inputs, { ...options, ...(io.progress !== undefined ? { onFile: io.progress } : {}) });
+      const knownFindings = flags.baseline !== undefined ? loadBaseline(flags.baseline) : undefined;
+      const result = await analyzeFiles(inputs, {
+        ...options,
+        jobs: parseJobs(flags.jobs),
+        ...(nvccFlags.length > 0 ? { nvccFlags } : {}),
+        ...(knownFindings !== undefined ? { knownFindings } : {}),
+        ...(io.progress !== undefined ? { onFile: io.progress } : {}),
+      });
+      if (flags.writeBaseline !== undefined) writeBaseline(flags.writeBaseline, result);
       const color = flags.color && process.env['NO_COLOR'] === undefined && flags.output === undefined && io.isProcess === true && process.stdout.isTTY === true;
+      const htmlOptions = { version, ...(options.minScore !== undefined ? { minScore: options.minScore } : {}) };
       const report = flags.format === 'json' ? formatJson(result, version)
-        : flags.format === 'tsv' ? formatTsv(result)
-          : formatText(result, { falsify: flags.falsify === true, color, quiet: flags.quiet === true, ...(options.minScore !== undefined ? { minScore: options.minScore } : {}) });
+        : flags.format === 'sarif' ? formatSarif(result, { version })
+          : flags.format === 'html' ? await formatHtml(result, htmlOptions)
+            : flags.format === 'junit' ? formatJunit(result)
+              : flags.format === 'tsv' ? formatTsv(result)
+                : formatText(result, { falsify: flags.falsify === true, color, quiet: flags.quiet === true, ...(options.minScore !== undefined ? { minScore: options.minScore } : {}) });
       if (flags.output !== undefined) writeFileSync(flags.output, `${report}\n`);
       else io.out(report);
       if (flags.json !== undefined) writeFileSync(flags.json, `${formatJson(result, version)}\n`);
+      if (flags.sarif !== undefined) writeFileSync(flags.sarif, `${formatSarif(result, { version })}\n`);
+      if (flags.html !== undefined) writeFileSync(flags.html, `${await formatHtml(result, htmlOptions)}\n`);
+      if (flags.junit !== undefined) writeFileSync(flags.junit, `${formatJunit(result)}\n`);
       setExit(result.summary.exitCode);
     });
 }

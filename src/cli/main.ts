@@ -38,16 +38,20 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
       outputError: (s, write) => write(s.replace(/\n+$/, '')),
     })
     .showSuggestionAfterError(true);
-  registerAnalyze(program, io, setExit, packageVersion());
+  // `analyze k.cu -- -O3 -DN=4`: what follows `--` is for nvcc, not for us.
+  const dash = argv.indexOf('--');
+  const nvccFlags = dash === -1 ? [] : argv.slice(dash + 1);
+  const ours = dash === -1 ? argv : argv.slice(0, dash);
+  registerAnalyze(program, io, setExit, packageVersion(), nvccFlags);
   registerChecks(program, io, setExit);
   registerParse(program, io, setExit);
   registerRun(program, io, setExit);
   try {
-    if (argv.length <= 2) {
+    if (ours.length <= 2) {
       io.out(program.helpInformation());
       return EXIT_OK;
     }
-    await program.parseAsync([...argv]);
+    await program.parseAsync([...ours]);
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
