@@ -58,7 +58,7 @@ export interface AnalysisResult {
 }
 
 /** Lines of source files that `.loc` maps findings to, read on demand. */
-function sourceLineReader(): (file: string, line: number) => string | undefined {
+export function sourceLineReader(): (file: string, line: number) => string | undefined {
   const cache = new Map<string, string[] | null>();
   return (file, line) => {
     let lines = cache.get(file);

@@ -15,6 +15,9 @@ export { CHECKS, NOT_BUILT } from './checks/index.js';
 export { CATALOG } from './checks/catalog.js';
 export type { Check, CheckMeta, Finding, Location, Severity } from './checks/types.js';
 export type { AnalysisOptions };
+export { formatSarif, toSarif, type SarifOptions } from './report/sarif.js';
+export { formatHtml, type HtmlOptions } from './report/html.js';
+export { formatJunit } from './report/junit.js';
 
 /** Graphviz dot of each function's CFG (or of the one named). */
 export function cfgDot(module: ParseResult['module'], functionName?: string): string[] {

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { loadBaseline, writeBaseline } from '../baseline.js';
 import { Option, type Command } from 'commander';
-import { analyzeFiles, type AnalyzeOptions } from '../analyze.js';
+import { analyzeFiles, sourceLineReader, type AnalyzeOptions } from '../analyze.js';
 import { CATALOG_BY_ID } from '../checks/catalog.js';
 import { findConfig, loadConfig, type Config } from '../config.js';
 import { InputError } from '../input.js';
@@ -132,7 +132,7 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
           : flags.format === 'html' ? await formatHtml(result, htmlOptions)
             : flags.format === 'junit' ? formatJunit(result)
               : flags.format === 'tsv' ? formatTsv(result)
-                : formatText(result, { falsify: flags.falsify === true, color, quiet: flags.quiet === true, ...(options.minScore !== undefined ? { minScore: options.minScore } : {}) });
+                : formatText(result, { source: sourceLineReader(), falsify: flags.falsify === true, color, quiet: flags.quiet === true, ...(options.minScore !== undefined ? { minScore: options.minScore } : {}) });
       if (flags.output !== undefined) writeFileSync(flags.output, `${report}\n`);
       else io.out(report);
       if (flags.json !== undefined) writeFileSync(flags.json, `${formatJson(result, version)}\n`);

@@ -7,6 +7,7 @@ import { registerParse } from './parse-command.js';
 import { registerAnalyze } from './analyze-command.js';
 import { registerChecks } from './checks-command.js';
 import { registerRun } from './run-command.js';
+import { registerEmit } from './emit-command.js';
 
 /** The package version: package.json two levels up from dist/cli (or one up from a bundle). */
 function packageVersion(): string {
@@ -46,6 +47,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
   registerChecks(program, io, setExit);
   registerParse(program, io, setExit);
   registerRun(program, io, setExit);
+  registerEmit(program, io, setExit);
   try {
     if (ours.length <= 2) {
       io.out(program.helpInformation());

@@ -215,11 +215,20 @@ export class PtxParser extends EmbeddedActionsParser {
     { ALT: () => this.SUBRULE(this.dwarf) },
   ]));
 
+  /** A debug-section value: an expression, or a section name with an optional
+   *  offset (`.b32 .debug_loc+204` in nvcc -G output). */
   private sectionValue = this.RULE('sectionValue', (): A.Expression => this.OR([
     {
       ALT: () => {
         const t = this.CONSUME(T.ModifierLike);
-        return { kind: 'SectionRef', name: t.image, range: spanTokens(t, t) } satisfies A.SectionRefExpr;
+        const ref: A.SectionRefExpr = { kind: 'SectionRef', name: t.image, range: spanTokens(t, t) };
+        let result: A.Expression = ref;
+        this.MANY(() => {
+          const op = this.CONSUME(T.BinaryOperator).image as A.BinaryOp;
+          const right = this.SUBRULE(this.unary);
+          result = { kind: 'Binary', op, left: result, right, range: spanNodes(result, right) };
+        });
+        return result;
       },
     },
     { ALT: () => this.SUBRULE(this.expression) },

@@ -53,11 +53,14 @@ export interface SourceReader {
   (file: string, line: number): string | undefined;
 }
 
-function renderFinding(c: ChalkInstance, f: Finding, text: string | undefined, source?: SourceReader): string[] {
-  const where = `${f.location.line}:${f.location.column}`.padEnd(8);
+function renderFinding(c: ChalkInstance, f: Finding, text: string | undefined, source?: SourceReader, fromCuda = false): string[] {
+  // For a CUDA source the .cu line leads and the PTX position stands beside it.
+  const src0 = f.location.source;
+  const where = fromCuda && src0 !== undefined ? `${src0.file.split('/').pop()}:${src0.line}` : `${f.location.line}:${f.location.column}`.padEnd(8);
+  const ptxBeside = fromCuda && src0 !== undefined ? c.gray(` (PTX ${f.location.line}:${f.location.column})`) : '';
   const sev = paint(c, f.severity)(f.severity.padEnd(8));
   const sup = f.suppressed === undefined ? '' : c.gray(` (suppressed${f.suppressed.reason !== undefined ? `: ${f.suppressed.reason}` : ''})`);
-  const lines = [`  ${where} ${sev} ${c.bold(f.id)} ${f.message}${c.gray(sourceNote(f.location))}${sup}`];
+  const lines = [`  ${where} ${sev} ${c.bold(f.id)} ${f.message}${fromCuda ? ptxBeside : c.gray(sourceNote(f.location))}${sup}`];
   if (text !== undefined) lines.push(...excerpt(text, f.location));
   const src = f.location.source;
   const srcText = src === undefined ? undefined : source?.(src.file, src.line);
@@ -121,7 +124,7 @@ export function formatText(result: AnalysisResult, options: TextOptions): string
       continue;
     }
     const r = f.report;
-    if (!options.quiet) for (const finding of r.findings) out.push(...renderFinding(c, finding, f.text, options.source));
+    if (!options.quiet) for (const finding of r.findings) out.push(...renderFinding(c, finding, f.text, options.source, f.compiledFrom === 'cuda'));
     if (options.falsify) out.push(...renderScorecard(c, r.outcomes));
     const open = r.findings.filter((x) => x.suppressed === undefined).length;
     const suppressed = r.findings.length - open;

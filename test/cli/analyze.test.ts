@@ -39,14 +39,15 @@ describe('analyze exit codes', () => {
   });
 
   it('1: below 90 but not below --min-score', async () => {
-    const r = await cli('analyze', noEntry, '--min-score', '0');
+    // --only F001 makes the missing .entry the whole score (0), whatever else is built.
+    const r = await cli('analyze', noEntry, '--only', 'F001', '--min-score', '0');
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/exit 1: score \d+\.\d is below 90/);
   });
 
   it('2: below --min-score (default 70, or 90 for a CI gate)', async () => {
-    expect((await cli('analyze', noEntry)).code).toBe(2);
-    const r = await cli('analyze', noEntry, '--min-score', '90');
+    expect((await cli('analyze', noEntry, '--only', 'F001')).code).toBe(2);
+    const r = await cli('analyze', noEntry, '--only', 'F001', '--min-score', '90');
     expect(r.code).toBe(2);
     expect(r.out).toContain('is below --min-score 90');
   });
@@ -72,10 +73,10 @@ describe('analyze exit codes', () => {
   });
 
   it('several files: the worst code wins and the summary gives lowest and mean', async () => {
-    const r = await cli('analyze', good, noEntry);
+    const r = await cli('analyze', good, noEntry, '--only', 'F001');
     expect(r.code).toBe(2);
     expect(r.out).toContain('2 files: lowest score 0.0, mean 50.0; exit 2');
-    expect((await cli('analyze', good, noEntry, broken)).code).toBe(4);
+    expect((await cli('analyze', good, noEntry, broken, '--only', 'F001')).code).toBe(4);
   });
 
   it('walks directories for *.ptx', async () => {
@@ -140,14 +141,14 @@ describe('analyze on a directory of many files', () => {
     }
     const seen: number[] = [];
     let out = '';
-    const code = await main(['node', 'ptx-debug', 'analyze', many, '--format', 'json'], {
+    const code = await main(['node', 'ptx-debug', 'analyze', many, '--format', 'json', '--only', 'F001'], {
       out: (s) => { out += s; }, err: () => {}, progress: (done, total) => { seen.push(done); expect(total).toBe(40); },
     });
     expect(seen).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     const strip = (f: { timings: unknown }) => ({ ...f, timings: null });
     const together = reportSchema.parse(JSON.parse(out)).files.map(strip);
     const alone = [];
-    for (const n of names) alone.push(...reportSchema.parse(JSON.parse((await cli('analyze', n, '--format', 'json')).out)).files.map(strip));
+    for (const n of names) alone.push(...reportSchema.parse(JSON.parse((await cli('analyze', n, '--format', 'json', '--only', 'F001')).out)).files.map(strip));
     expect(together).toEqual(alone);
     expect(code).toBe(2);
   });

@@ -83,7 +83,7 @@ describe.skipIf(toolMissing(NVCC) !== undefined)('CUDA sources', () => {
     for (const x of f.findings) expect(x.location.source).toMatchObject({ line: 4 });
     expect(f.findings[0]!.location.source!.file).toMatch(/asm\.cu$/);
     const text = await cli('analyze', cu, '--only', 'F011', '--', '-DBAD');
-    expect(text.out).toMatch(/asm\.cu:4 \| {2}?asm volatile/);
+    expect(text.out).toMatch(/asm\.cu:4 \| asm volatile/);
   }, 60_000);
 
   it('says clearly when nvcc fails', async () => {

@@ -26,9 +26,13 @@ export function listFiles(dir: string, ext: string): string[] {
   return out;
 }
 
-/** Committed PTX under fixtures/ (every one is accepted by ptxas at its arch). */
+/** Where the deliberately invalid PTX lives (one defect per file, rejected by ptxas). */
+export const INVALID_DIR = join('fixtures', 'invalid');
+
+/** Committed PTX under fixtures/ (every one is accepted by ptxas at its arch),
+ *  except the invalid corpus under fixtures/invalid/. */
 export function committedPtx(root = 'fixtures'): CorpusInput[] {
-  return listFiles(root, '.ptx').map((f) => {
+  return listFiles(root, '.ptx').filter((f) => !f.startsWith(`${INVALID_DIR}/`)).map((f) => {
     const text = readFileSync(f, 'utf8');
     return { name: f, text, arch: fixtureArch(text) };
   });
@@ -47,6 +51,10 @@ export async function compiledCorpus(): Promise<CompiledCorpus> {
   if (nvccMissing === undefined) {
     for (const f of listFiles('fixtures/corpus/cuda', '.cu')) {
       for (const arch of CUDA_ARCHS) jobs.push({ name: `cuda/${basename(f)}@${arch}`, arch, make: () => compileCuda(f, arch) });
+    }
+    // nvcc -G: full DWARF sections (`.b32 .debug_loc+204` and friends), for a sample.
+    for (const f of listFiles('fixtures/corpus/cuda', '.cu').slice(0, 6)) {
+      jobs.push({ name: `cuda-G/${basename(f)}@sm_90`, arch: 'sm_90', make: () => compileCuda(f, 'sm_90', true) });
     }
   } else skipped.push(`CUDA corpus skipped: ${nvccMissing}`);
   const llcMissing = toolMissing(LLC);

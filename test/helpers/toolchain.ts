@@ -2,7 +2,7 @@
 // a small pool, outputs cached by content hash under node_modules/.cache.
 import { execFile, execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -40,18 +40,26 @@ export async function pool<T, R>(items: readonly T[], fn: (item: T) => Promise<R
   return results;
 }
 
+/** Compiles once per key; the output appears atomically (test files run in
+ *  parallel and may ask for the same compilation). */
 function cached(key: string, produce: (out: string) => Promise<void>): Promise<string> {
   mkdirSync(CACHE, { recursive: true });
   const out = join(CACHE, `${createHash('sha256').update(key).digest('hex').slice(0, 24)}.ptx`);
   if (existsSync(out)) return Promise.resolve(readFileSync(out, 'utf8'));
-  return produce(out).then(() => readFileSync(out, 'utf8'));
+  const tmp = `${out}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp.ptx`;
+  return produce(tmp).then(() => {
+    renameSync(tmp, out);
+    return readFileSync(out, 'utf8');
+  });
 }
 
-/** `nvcc -ptx -lineinfo -arch=<arch>` of a CUDA file; returns the PTX text. */
-export function compileCuda(file: string, arch: string): Promise<string> {
+/** `nvcc -ptx -lineinfo -arch=<arch>` (or with `debug`, `-G`: full debug
+ *  sections) of a CUDA file; returns the PTX text. */
+export function compileCuda(file: string, arch: string, debug = false): Promise<string> {
   const src = readFileSync(file, 'utf8');
-  return cached(`nvcc|${arch}|${src}`, async (out) => {
-    await run(NVCC, ['-ptx', '-lineinfo', `-arch=${arch}`, file, '-o', out], { maxBuffer: 1 << 26 });
+  const info = debug ? '-G' : '-lineinfo';
+  return cached(`nvcc|${arch}|${info}|${src}`, async (out) => {
+    await run(NVCC, ['-ptx', info, `-arch=${arch}`, file, '-o', out], { maxBuffer: 1 << 26 });
   });
 }
 

@@ -11,29 +11,33 @@ export type SregVariance =
 
 export interface SregSpec {
   readonly name: string;
-  readonly type: '.u32' | '.u64' | '.b32' | '.b64';
+  readonly type: '.u32' | '.u64' | '.b32' | '.b64' | '.pred';
   /** Takes `.x`, `.y`, `.z` components. */
   readonly vector: boolean;
   readonly variance: SregVariance;
   /** Names like %envreg<32>: the count of numbered registers. */
   readonly count?: number;
+  /** Other widths `mov` may read it at (legacy forms ptxas 13 still accepts:
+   *  `mov.u16 %h, %tid.x`, `mov.u32 %r, %gridid`). */
+  readonly alsoBits?: readonly number[];
 }
 
 const s = (name: string, type: SregSpec['type'], vector: boolean, variance: SregVariance, count?: number): SregSpec =>
   count === undefined ? { name, type, vector, variance } : { name, type, vector, variance, count };
+const legacy = (spec: SregSpec, alsoBits: readonly number[]): SregSpec => ({ ...spec, alsoBits });
 
 export const SPECIAL_REGISTERS: readonly SregSpec[] = [
-  s('%tid', '.u32', true, 'thread'),
-  s('%ntid', '.u32', true, 'grid'),
+  legacy(s('%tid', '.u32', true, 'thread'), [16]),
+  legacy(s('%ntid', '.u32', true, 'grid'), [16]),
   s('%laneid', '.u32', false, 'thread'),
   s('%warpid', '.u32', false, 'warp'),
   s('%nwarpid', '.u32', false, 'grid'),
-  s('%ctaid', '.u32', true, 'cta'),
-  s('%nctaid', '.u32', true, 'grid'),
+  legacy(s('%ctaid', '.u32', true, 'cta'), [16]),
+  legacy(s('%nctaid', '.u32', true, 'grid'), [16]),
   s('%smid', '.u32', false, 'warp'),
   s('%nsmid', '.u32', false, 'grid'),
-  s('%gridid', '.u64', false, 'grid'),
-  s('%is_explicit_cluster', '.u32', false, 'grid'),
+  legacy(s('%gridid', '.u64', false, 'grid'), [16, 32]),
+  s('%is_explicit_cluster', '.pred', false, 'grid'), // ptxas 13: only mov.pred reads it
   s('%clusterid', '.u32', true, 'cta'),
   s('%nclusterid', '.u32', true, 'grid'),
   s('%cluster_ctaid', '.u32', true, 'cta'),

@@ -47,10 +47,12 @@ export function typeCompatible(instrType: string, regType: string): boolean {
 /**
  * The relaxed rule for `ld`, `st` and `cvt` (PTX ISA "Operand size exceeding
  * instruction-type size"): a register may be wider than the instruction type
- * when both are integer or bit types (the value is extended or truncated);
- * a bit-size type may go into any wider register (ptxas accepts `ld.b16` into
- * an `.f32` register); other floating-point types must match in size. A
- * narrower register is never allowed.
+ * when both are integer types (the value is extended or truncated), when the
+ * instruction type is a bit type (ptxas accepts `ld.b16` into an `.f32`
+ * register), or when the register is a bit type (ptxas accepts `ld.f32` into
+ * a `.b64` register and `cvt.rn.f16.f32` into a `.b32` one). A floating-point
+ * value never goes into a wider typed register, nor an integer into a
+ * floating-point one. A narrower register is never allowed.
  */
 export function wideRegisterAllowed(instrType: string, regType: string): boolean {
   if (typeCompatible(instrType, regType)) return true;
@@ -58,8 +60,7 @@ export function wideRegisterAllowed(instrType: string, regType: string): boolean
   const b = TYPES.get(regType);
   if (a === undefined || b === undefined) return true;
   if (b.bits < a.bits || a.cls === 'pred' || b.cls === 'pred') return false;
-  if (a.cls === 'bit') return true; // ptxas: ld.b16 into an .f32 register is accepted
-  if (a.cls === 'float' && a.bits > 16) return false;
-  if (b.cls === 'float') return false;
-  return true;
+  if (a.cls === 'bit' || b.cls === 'bit') return true;
+  const int = (c: TypeClass): boolean => c === 'signed' || c === 'unsigned';
+  return int(a.cls) && int(b.cls);
 }

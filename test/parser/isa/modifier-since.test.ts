@@ -66,7 +66,7 @@ export const PROBES: readonly Probe[] = [
   p('lop3', 'bool', '.or', 'lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x96, %p2;'),
   // Loads and stores.
   p('ld', 'sem', '.relaxed', 'ld.relaxed.gpu.global.u32 %r1, [%rd1];'),
-  p('ld', 'sem', '.mmio', 'ld.mmio.relaxed.sys.global.u32 %r1, [%rd1];'),
+  p('ld', 'mmio', '.mmio', 'ld.mmio.relaxed.sys.global.u32 %r1, [%rd1];'),
   p('ld', 'scope', '.cluster', 'ld.relaxed.cluster.global.u32 %r1, [%rd1];'),
   p('ld', 'space', '.shared::cta', 'ld.shared::cta.u32 %r1, [%rd1];'),
   p('ld', 'space', '.shared::cluster', 'ld.shared::cluster.u32 %r1, [%rd1];'),
@@ -135,7 +135,7 @@ export const PROBES: readonly Probe[] = [
   p('barrier.cluster', 'sem', '.release', 'barrier.cluster.arrive.release;'),
   p('barrier.cluster', 'sem', '.relaxed', 'barrier.cluster.arrive.relaxed;'),
   p('membar', 'proxy', '.proxy', 'membar.proxy.alias;'),
-  p('fence', 'sem', '.acquire', 'fence.acquire.sync_restrict::shared::cluster.cluster;'),
+  p('fence', 'sync_restrict', '.sync_restrict::shared::cluster', 'fence.acquire.sync_restrict::shared::cluster.cluster;'),
   p('fence', 'sync_restrict', '.sync_restrict::shared::cta', 'fence.release.sync_restrict::shared::cta.cluster;'),
   p('fence', 'op_restrict', '.mbarrier_init', 'fence.mbarrier_init.release.cluster;'),
   p('fence', 'scope', '.cluster', 'fence.acq_rel.cluster;'),

@@ -15,6 +15,7 @@ describe('type compatibility', () => {
   it.each([
     ['.u8', '.u32', true], ['.s8', '.b16', true], ['.b16', '.u64', true], ['.u32', '.u16', false],
     ['.f32', '.f64', false], ['.b16', '.f32', true], ['.u32', '.f64', false], ['.b32', '.b64', true],
+    ['.f32', '.b64', true], ['.f32', '.u64', false], ['.u8', '.f32', false],
   ])('ld/st of %s with a %s register: %s', (instr, reg, ok) => {
     expect(wideRegisterAllowed(instr, reg)).toBe(ok);
   });
@@ -40,7 +41,7 @@ describe.skipIf(ptxasMissing !== undefined)('type rules agree with ptxas', () =>
 
   it('for ld.global destinations wider than the type', async () => {
     const instrs = ['.u8', '.s8', '.b16', '.u32', '.f32', '.b64']; // ld has no .f16 type
-    const regs = ['.b16', '.b32', '.u64', '.f32', '.f64'];
+    const regs = ['.b16', '.b32', '.b64', '.u64', '.f32', '.f64'];
     const cases = instrs.flatMap((instr) => regs.map((reg) => ({ instr, reg })));
     const wrong = (await pool(cases, async ({ instr, reg }) => {
       const accepted = (await ptxasRejects(kernel(reg, `ld.global${instr} %x, [%rd1];`), 'sm_90')) === undefined;

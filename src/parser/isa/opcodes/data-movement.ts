@@ -71,6 +71,8 @@ export const DATA_MOVEMENT_OPCODES: readonly OpcodeSpec[] = [
     section: '9.7.9.3',
     since: v('1.0'),
     modifiers: [
+      // `mov.v2.u32 %vu, {..}` / `mov.v4.f32` move whole vector registers (ptxas 13 accepts them).
+      mods('vec', ['.v2', '.v4']),
       types(
         'type',
         ['.pred', '.b16', '.b32', '.b64', '.b128', '.u16', '.u32', '.u64', '.s16', '.s32', '.s64', '.f32', '.f64'],
@@ -114,12 +116,13 @@ export const DATA_MOVEMENT_OPCODES: readonly OpcodeSpec[] = [
     section: '9.7.9.8',
     since: v('1.0'),
     modifiers: [
-      mods('sem', ['.weak', '.volatile', '.relaxed', '.acquire', '.mmio'], {
+      // `.mmio` combines with `.relaxed.sys`: ld.mmio.relaxed.sys.global (ptxas 13 accepts it).
+      mods('mmio', ['.mmio'], { since: { '.mmio': v('8.2', 70) } }),
+      mods('sem', ['.weak', '.volatile', '.relaxed', '.acquire'], {
         since: {
           '.weak': v('6.0', 70),
           '.relaxed': v('6.0', 70),
           '.acquire': v('6.0', 70),
-          '.mmio': v('8.2', 70),
         },
       }),
       MEM_SCOPE,
@@ -168,12 +171,13 @@ export const DATA_MOVEMENT_OPCODES: readonly OpcodeSpec[] = [
     section: '9.7.9.11',
     since: v('1.0'),
     modifiers: [
-      mods('sem', ['.weak', '.volatile', '.relaxed', '.release', '.mmio'], {
+      // `.mmio` combines with `.relaxed.sys`: st.mmio.relaxed.sys.global (ptxas 13 accepts it).
+      mods('mmio', ['.mmio'], { since: { '.mmio': v('8.2', 70) } }),
+      mods('sem', ['.weak', '.volatile', '.relaxed', '.release'], {
         since: {
           '.weak': v('6.0', 70),
           '.relaxed': v('6.0', 70),
           '.release': v('6.0', 70),
-          '.mmio': v('8.2', 70),
         },
       }),
       MEM_SCOPE,

@@ -30,9 +30,11 @@ const ATOM_SPACE = mods('space', ['.global', '.shared', '.shared::cta', '.shared
 const ATOM_OPS = ['.and', '.or', '.xor', '.cas', '.exch', '.add', '.inc', '.dec', '.min', '.max'];
 const ATOM_TYPES = types(
   'type',
-  ['.b32', '.b64', '.b128', '.u32', '.u64', '.s32', '.s64', '.f32', '.f64', '.f16', '.f16x2', '.bf16', '.bf16x2'],
+  ['.b16', '.b32', '.b64', '.b128', '.u32', '.u64', '.s32', '.s64', '.f32', '.f64', '.f16', '.f16x2', '.bf16', '.bf16x2'],
   {
     since: {
+      // atom.cas.b16 (16-bit compare-and-swap): PTX 6.3, sm_70.
+      '.b16': v('6.3', 70),
       '.b128': v('8.3', 90),
       '.f64': v('5.0', 60),
       '.f16': v('6.3', 70),
@@ -119,9 +121,9 @@ export const SYNC_COMM_OPCODES: readonly OpcodeSpec[] = [
     section: '9.7.13.4',
     since: v('6.0', 70),
     modifiers: [
-      mods('sem', ['.sc', '.acq_rel', '.acquire', '.release'], {
-        since: { '.acquire': v('8.6', 90), '.release': v('8.6', 90) },
-      }),
+      // ptxas 13 takes fence.acquire/.release.<scope> from PTX 6.0 and fence.mbarrier_init.release
+      // from 8.0; the 8.6 lightweight forms are gated by their .sync_restrict modifier.
+      mods('sem', ['.sc', '.acq_rel', '.acquire', '.release']),
       mods('op_restrict', ['.mbarrier_init'], { since: { '.mbarrier_init': v('8.0', 90) } }),
       mods('sync_restrict', ['.sync_restrict::shared::cta', '.sync_restrict::shared::cluster'], {
         since: {

@@ -205,7 +205,8 @@ export const WARP_MATRIX_OPCODES: readonly OpcodeSpec[] = [
       mods('space', ['.shared', '.shared::cta'], { since: { '.shared::cta': v('7.8', 75) } }),
       mods('dst_fmt', ['.b8x16'], { since: { '.b8x16': BW } }),
       mods('src_fmt', ['.b6x16_p32', '.b4x16_p64'], { since: { '.b6x16_p32': BW, '.b4x16_p64': BW } }),
-      types('type', ['.b16', '.b8'], { since: { '.b8': BW } }),
+      // Either a .type or the .dst_fmt.src_fmt pair (ldmatrix.m8n16.x1.b8x16.b6x16_p32 has no .type).
+      types('type', ['.b16', '.b8'], { required: false, since: { '.b8': BW } }),
     ],
     forms: [[op('r', V, '.b32'), op('p', A)]],
     example: 'ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r1, %r2, %r3, %r4}, [smem];',

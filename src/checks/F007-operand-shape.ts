@@ -1,0 +1,160 @@
+// F007: an instruction's operands do not fit any operand form the ISA table
+// gives for it (count, or the kind of an operand: register, immediate,
+// address, vector, label ...).
+import type { FunctionModel } from '../cfg/symbols.js';
+import type { Expression } from '../parser/ast.js';
+import { matchInstruction } from '../parser/isa/match.js';
+import type { OperandKind, OperandSpec } from '../parser/isa/types.js';
+import type { Check, Finding } from './types.js';
+import { found, na, pass } from './types.js';
+
+type Draft = Omit<Finding, 'id' | 'severity'>;
+
+/** What an operand expression can stand for; `any` when it cannot be told (an unresolved name: F006's). */
+type Shape = ReadonlySet<OperandKind> | 'any';
+
+const set = (...k: OperandKind[]): ReadonlySet<OperandKind> => new Set(k);
+// Registers: ptxas's operand classes do not distinguish a predicate from a data
+// register, nor a special register, by position (F011/F014/F017/F020 judge types).
+const REGISTER = set('reg', 'pred', 'sreg', 'func', 'sink');
+const IMMEDIATE = set('imm');
+const SYMBOL = set('sym', 'imm', 'func');
+
+/** The operand kinds an expression can fill. */
+export function shapeOf(e: Expression, fn: FunctionModel): Shape {
+  switch (e.kind) {
+    case 'Name': {
+      if (e.name === '_') return set('sink', 'reg', 'pred');
+      const sym = fn.resolve(e);
+      if (sym === undefined) return 'any';
+      switch (sym.kind) {
+        case 'register': return sym.vector !== undefined ? set('reg', 'vec') : REGISTER;
+        // WARP_SZ is a constant; special registers read like registers.
+        case 'sreg': return set('sreg', 'reg', 'imm');
+        case 'variable': return SYMBOL;
+        case 'label': return set('label', 'sym');
+        case 'function': return set('func', 'sym', 'imm');
+      }
+      return 'any';
+    }
+    case 'Int': case 'Float': return IMMEDIATE;
+    case 'Unary': {
+      const inner = shapeOf(e.arg, fn);
+      if (e.op === '!') return inner === 'any' ? 'any' : inner.has('imm') && !inner.has('reg') ? IMMEDIATE : set('pred', 'reg');
+      return inner;
+    }
+    case 'Binary': case 'Conditional': case 'Cast': case 'Generic': {
+      // Constant expressions; one naming a variable is an address constant (`smem+16`).
+      const leaves: Shape[] = [];
+      const visit = (x: Expression): void => {
+        if (x.kind === 'Binary') { visit(x.left); visit(x.right); }
+        else if (x.kind === 'Conditional') { visit(x.test); visit(x.then); visit(x.otherwise); }
+        else if (x.kind === 'Cast') visit(x.arg);
+        else leaves.push(shapeOf(x, fn));
+      };
+      if (e.kind === 'Generic') return SYMBOL;
+      visit(e);
+      if (leaves.some((l) => l === 'any')) return 'any';
+      if (leaves.every((l) => l !== 'any' && l.has('imm') && !l.has('sym'))) return IMMEDIATE;
+      if (leaves.every((l) => l !== 'any' && l.has('imm'))) return SYMBOL;
+      return 'any';
+    }
+    case 'Vector': return set('vec');
+    case 'Address': return set('addr');
+    case 'List': return e.elements.length === 1 ? union(set('list'), shapeOf(e.elements[0]!, fn)) : set('list');
+    case 'PredPair': return shapeOf(e.first, fn);
+    case 'SectionRef': return 'any';
+  }
+}
+
+function union(a: ReadonlySet<OperandKind>, b: Shape): Shape {
+  return b === 'any' ? 'any' : new Set([...a, ...b]);
+}
+
+function fits(e: Expression, spec: OperandSpec, fn: FunctionModel): boolean {
+  if (e.kind === 'PredPair' && spec.pairedWith === undefined) return false;
+  const shape = shapeOf(e, fn);
+  if (shape === 'any') return true;
+  return spec.kinds.some((k) => shape.has(k));
+}
+
+/** Whether operands fit a form: in order, skipping optional positions. */
+export function fitsForm(ops: readonly Expression[], form: readonly OperandSpec[], fn: FunctionModel): boolean {
+  const go = (i: number, j: number): boolean => {
+    if (i === ops.length) return form.slice(j).every((s) => s.optional === true);
+    if (j === form.length) return false;
+    const s = form[j]!;
+    if (fits(ops[i]!, s, fn) && go(i + 1, j + 1)) return true;
+    return s.optional === true && go(i, j + 1);
+  };
+  return go(0, 0);
+}
+
+const describeForm = (form: readonly OperandSpec[]): string =>
+  form.length === 0 ? '(no operands)' : form.map((s) => `${s.optional === true ? '[' : ''}${s.name}:${s.kinds.join('|')}${s.optional === true ? ']' : ''}`).join(', ');
+
+const describeOperand = (e: Expression, fn: FunctionModel): string => {
+  const s = shapeOf(e, fn);
+  if (s === 'any') return 'an unknown name';
+  if (e.kind === 'Address') return 'an address';
+  if (e.kind === 'Vector') return `a vector of ${e.elements.length}`;
+  if (e.kind === 'List') return 'a list';
+  if (s.has('vec') && s.has('reg')) return 'a vector register';
+  if (s.has('reg')) return 'a register';
+  if (s.has('label')) return 'a label';
+  if (s.has('sym')) return 'a symbol';
+  return 'an immediate';
+};
+
+export const F007: Check = {
+  meta: {
+    id: 'F007',
+    name: 'operand-shape',
+    category: 'module',
+    severity: 'high',
+    points: 1,
+    description: 'An instruction\'s operand count or operand kinds disagree with the ISA table (e.g. a store whose destination is not an address).',
+    rationale: 'ptxas rejects an instruction with the wrong number or kind of operands ("Arguments mismatch for instruction"); a missing operand or a bracket left off an address is a common hand-editing slip.',
+    remedy: 'Give the instruction the operands its PTX ISA syntax lists: a bracketed address where memory is accessed, braces for vector operands, registers where results go.',
+    notes: 'The operands must fit one of the table\'s forms for the matched opcode, in order, optional trailing operands (cache policies, '
+      + 'member masks, `|p` predicates) left out or given. Kinds are judged coarsely, because the table is a summary: any register '
+      + '(data, predicate, special) fits a register or predicate position (types are F011/F014/F017/F020\'s); an immediate or constant '
+      + 'expression an immediate position; a variable or function name (and `var+off`) a symbol or immediate position; `[..]` only an address '
+      + 'position; `{..}` only a vector position; a label only a label or symbol position. An unresolved name fits anything (F005/F006 report it). '
+      + 'Unknown opcodes are F009\'s. The finding is at the instruction and lists the forms the table accepts.',
+    examples: {
+      fails: '.version 7.8\n.target sm_90\n.address_size 64\n.entry k()\n{\n\t.reg .b32 %r<3>;\n\tmov.u32 %r1, 0;\n\tst.global.u32 %r2, %r1;\n\tret;\n}\n',
+      passes: '.version 7.8\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<2>;\n'
+        + '\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, 0;\n\tst.global.u32 [%rd1], %r1;\n\tret;\n}\n',
+    },
+  },
+  run(ctx) {
+    const out: Draft[] = [];
+    let n = 0;
+    for (const fn of ctx.functions) {
+      for (const ins of fn.instructions) {
+        const m = matchInstruction(ins.node);
+        if (m === undefined) continue;
+        n++;
+        const ops = ins.node.operands;
+        if (m.spec.forms.some((f) => fitsForm(ops, f, fn))) continue;
+        const text = [ins.node.opcode, ...ins.node.modifiers].join('');
+        const counts = [...new Set(m.spec.forms.map((f) => {
+          const min = f.filter((s) => s.optional !== true).length;
+          return min === f.length ? `${min}` : `${min}-${f.length}`;
+        }))].join(' or ');
+        const countOk = m.spec.forms.some((f) => ops.length <= f.length && ops.length >= f.filter((s) => s.optional !== true).length);
+        const got = ops.map((e) => describeOperand(e, fn)).join(', ');
+        out.push({
+          message: countOk
+            ? `${text}: operands (${got}) fit no form of ${m.spec.opcode}: ${m.spec.forms.map(describeForm).join(' | ')}`
+            : `${text}: ${ops.length} operand${ops.length === 1 ? '' : 's'}, ${m.spec.opcode} takes ${counts}`,
+          location: ctx.locate(ins.node.range, fn, ins.index),
+          function: fn.name,
+        });
+      }
+    }
+    if (n === 0) return na('the module has no instructions the ISA table knows');
+    return out.length === 0 ? pass() : found(out);
+  },
+};

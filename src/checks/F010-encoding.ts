@@ -1,0 +1,83 @@
+// F010: the file has a byte-order mark, or non-ASCII characters (or invalid
+// UTF-8, decoded as U+FFFD) inside comments or strings.
+import type { ModuleStatement, SourceRange, Statement } from '../parser/ast.js';
+import type { Check, Finding } from './types.js';
+import { found, pass } from './types.js';
+
+type Draft = Omit<Finding, 'id' | 'severity'>;
+
+/** The first non-ASCII character of `text`: its index and code point. */
+function firstNonAscii(text: string): { index: number; code: number } | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c > 0x7f) return { index: i, code: text.codePointAt(i) ?? c };
+  }
+  return undefined;
+}
+
+/** The line and column of `index` within a node's text that starts at `range`. */
+function positionIn(text: string, index: number, range: SourceRange): SourceRange {
+  let line = range.line;
+  let column = range.column;
+  for (let i = 0; i < index; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      column = 1;
+    } else column++;
+  }
+  return { line, column, offset: range.offset + index, endLine: line, endColumn: column + 1, endOffset: range.offset + index + 1 };
+}
+
+const describe = (code: number): string => code === 0xfffd
+  ? 'an invalid UTF-8 sequence (decoded as U+FFFD)'
+  : `the non-ASCII character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+
+export const F010: Check = {
+  meta: {
+    id: 'F010',
+    name: 'encoding',
+    category: 'module',
+    severity: 'low',
+    points: 1,
+    description: 'The file starts with a byte-order mark, or has non-ASCII characters or invalid UTF-8 inside comments or strings.',
+    rationale: 'ptxas tolerates these, but other PTX consumers (older drivers\' JIT, `cuobjdump`, scripts that slice PTX by bytes) do not; '
+      + 'a BOM or a typographic quote pasted into a comment is an easy way to break a tool chain far from the source.',
+    remedy: 'Save the file as plain ASCII without a BOM; replace typographic characters in comments and `.file`/`.pragma` strings.',
+    notes: 'Strings are `.file` paths, `.pragma` values and `@@DWARF` lines. Invalid UTF-8 reaches the analyzer as U+FFFD and is '
+      + 'reported as such. Non-ASCII outside comments and strings cannot be tokenized: that is an input error (exit 4), not this check. '
+      + 'One finding per comment or string, at its first offending character; the BOM at line 1.',
+    examples: {
+      fails: '.version 7.8\n.target sm_90\n.address_size 64\n// r\u00e9sum\u00e9\n.entry k()\n{\n\tret;\n}\n',
+      passes: '.version 7.8\n.target sm_90\n.address_size 64\n// resume\n.entry k()\n{\n\tret;\n}\n',
+    },
+  },
+  run(ctx) {
+    const out: Draft[] = [];
+    if (ctx.module.hasBom) {
+      out.push({ message: 'the file starts with a UTF-8 byte-order mark', location: { line: 1, column: 1, endLine: 1, endColumn: 1 } });
+    }
+    const scan = (text: string, range: SourceRange, what: string): void => {
+      const bad = firstNonAscii(text);
+      if (bad !== undefined) out.push({ message: `${describe(bad.code)} in ${what}`, location: ctx.locate(positionIn(text, bad.index, range)) });
+    };
+    for (const c of ctx.module.comments) scan(c.text, c.range, 'a comment');
+    // Strings: the value's position inside the directive is not kept, so report at the directive.
+    const scanString = (text: string, range: SourceRange, what: string): void => {
+      const bad = firstNonAscii(text);
+      if (bad !== undefined) out.push({ message: `${describe(bad.code)} in ${what}`, location: ctx.locate(range) });
+    };
+    const visitStatements = (stmts: readonly (Statement | ModuleStatement)[]): void => {
+      for (const x of stmts) {
+        if (x.kind === 'File') scanString(x.path, x.range, 'a .file path');
+        else if (x.kind === 'Pragma') for (const v of x.values) scanString(v, x.range, 'a .pragma string');
+        else if (x.kind === 'Dwarf') scanString(x.text, x.range, 'an @@DWARF line');
+        else if (x.kind === 'Section') for (const it of x.items) { if (it.kind === 'Dwarf') scanString(it.text, it.range, 'an @@DWARF line'); }
+        else if (x.kind === 'Function' && x.body !== null) visitStatements(x.body.statements);
+        else if (x.kind === 'Block') visitStatements(x.statements);
+      }
+    };
+    visitStatements(ctx.module.statements);
+    out.sort((a, b) => a.location.line - b.location.line);
+    return out.length === 0 ? pass() : found(out);
+  },
+};
