@@ -9,8 +9,13 @@ import { createHash } from 'node:crypto';
 import type { Module, Statement } from '../parser/ast.js';
 import type { Finding } from './types.js';
 
+const memo = new WeakMap<Module, Map<number, string>>();
+
 function instructionsByLine(module: Module): Map<number, string> {
+  const hit = memo.get(module);
+  if (hit !== undefined) return hit;
   const byLine = new Map<number, string>();
+  memo.set(module, byLine);
   const visit = (stmts: readonly Statement[]): void => {
     for (const s of stmts) {
       if (s.kind === 'Instruction') {
@@ -35,6 +40,7 @@ function lineOf(text: string, line: number): string {
 
 /** Fingerprints for `findings` (sorted by line), in the same order. */
 export function fingerprints(file: string, module: Module, text: string, findings: readonly Finding[], sourceLine?: (file: string, line: number) => string | undefined): string[] {
+  if (findings.length === 0) return [];
   const byLine = instructionsByLine(module);
   const seen = new Map<string, number>();
   return findings.map((f) => {
