@@ -172,34 +172,70 @@ function cloneableOptions(options: AnalyzeOptions): AnalyzeOptions {
   return rest;
 }
 
-/** Spreads files over `jobs` worker threads; results come back in input order. */
-async function analyzeInWorkers(files: readonly string[], options: AnalyzeOptions, jobs: number): Promise<FileAnalysis[] | undefined> {
+/** Spreads files over `jobs` worker threads; results come back in input order.
+ *  With `timeoutSeconds`, a file that runs longer is reported as not analyzed
+ *  and its worker is replaced. */
+async function analyzeInWorkers(files: readonly string[], options: AnalyzeOptions, jobs: number, timeoutSeconds?: number): Promise<FileAnalysis[] | undefined> {
   const script = new URL('./analyze-worker.js', import.meta.url);
   if (!existsSync(script)) return undefined; // running from sources (tests): sequential
   const { Worker } = await import('node:worker_threads');
+  type W = InstanceType<typeof Worker>;
   const results: FileAnalysis[] = new Array<FileAnalysis>(files.length);
   let next = 0;
   let done = 0;
   await new Promise<void>((resolveAll, rejectAll) => {
-    const workers = Array.from({ length: Math.min(jobs, files.length) }, () => new Worker(script, { workerData: cloneableOptions(options) }));
-    const feed = (w: InstanceType<typeof Worker>): void => {
-      if (next < files.length) {
-        const index = next++;
-        w.postMessage({ index, file: files[index] });
-      } else {
-        w.postMessage(null);
-      }
+    const finish = (index: number, result: FileAnalysis): void => {
+      results[index] = result;
+      done++;
+      options.onFile?.(done, files.length, result.file);
+      if (done === files.length) resolveAll();
     };
-    for (const w of workers) {
+    const start = (): void => {
+      const w: W = new Worker(script, { workerData: cloneableOptions(options) });
+      let current = -1;
+      let timer: NodeJS.Timeout | undefined;
+      const feed = (): void => {
+        if (next < files.length) {
+          current = next++;
+          w.postMessage({ index: current, file: files[current] });
+          if (timeoutSeconds !== undefined) {
+            timer = setTimeout(() => {
+              const index = current;
+              current = -1;
+              void w.terminate();
+              const name = files[index] === '-' ? '<stdin>' : files[index]!;
+              finish(index, { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: timeoutSeconds * 1000 }, error: { message: `not analyzed: it took longer than --timeout ${timeoutSeconds} s`, diagnostics: [] } });
+              if (next < files.length) start();
+            }, timeoutSeconds * 1000);
+          }
+        } else {
+          current = -1;
+          w.postMessage(null);
+        }
+      };
       w.on('message', (m: { index: number; result: FileAnalysis }) => {
-        results[m.index] = m.result;
-        done++;
-        options.onFile?.(done, files.length, m.result.file);
-        if (done === files.length) resolveAll();
-        feed(w);
+        if (timer !== undefined) clearTimeout(timer);
+        if (m.index !== current) return;
+        finish(m.index, m.result);
+        feed();
       });
-      w.on('error', rejectAll);
-      feed(w);
+      w.on('error', (err) => {
+        if (timer !== undefined) clearTimeout(timer);
+        if (current === -1) return;
+        const index = current;
+        current = -1;
+        const name = files[index] === '-' ? '<stdin>' : files[index]!;
+        finish(index, { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: `not analyzed: ${err.message}`, diagnostics: [] } });
+        if (next < files.length) start();
+        else if (done === files.length) resolveAll();
+      });
+      w.on('exit', () => { if (timer !== undefined) clearTimeout(timer); });
+      feed();
+    };
+    try {
+      for (let i = 0; i < Math.min(jobs, files.length); i++) start();
+    } catch (err) {
+      rejectAll(err);
     }
   });
   return results;
@@ -207,12 +243,14 @@ async function analyzeInWorkers(files: readonly string[], options: AnalyzeOption
 
 /** Analyzes files and directories; unreadable or unparsable files are reported, not thrown.
  *  With `jobs` > 1, files are spread over worker threads; results are identical. */
-export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOptions & { readonly jobs?: number } = {}): Promise<AnalysisResult> {
+export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOptions & { readonly jobs?: number; readonly timeoutSeconds?: number } = {}): Promise<AnalysisResult> {
   const files = await expandInputs(inputs, options.ignore);
   if (files.length === 0) throw new InputError(`no .ptx or .cu files in ${inputs.join(', ')}`);
   const jobs = options.jobs ?? 1;
   let results: FileAnalysis[] | undefined;
-  if (jobs > 1 && files.length > 1 && !files.includes('-')) results = await analyzeInWorkers(files, options, jobs);
+  // Worker threads for many files, and for any file under a time limit (only a worker can be stopped).
+  const useWorkers = !files.includes('-') && ((jobs > 1 && files.length > 1) || options.timeoutSeconds !== undefined);
+  if (useWorkers) results = await analyzeInWorkers(files, options, jobs, options.timeoutSeconds);
   if (results === undefined) {
     results = [];
     for (const [i, file] of files.entries()) {

@@ -33,6 +33,7 @@ interface AnalyzeFlags {
   color: boolean;
   quiet?: boolean;
   jobs?: string;
+  timeout?: string;
   arch?: string;
   baseline?: string;
   writeBaseline?: string;
@@ -63,6 +64,12 @@ function parseJobs(value: string | undefined): number {
   if (value === undefined) return Math.max(1, availableParallelism());
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 256) throw new InputError(`--jobs: expected a number of threads from 1 to 256, got '${value}'`);
+  return n;
+}
+
+function parseTimeout(value: string): number {
+  const n = Number(value);
+  if (!(n > 0) || !Number.isFinite(n)) throw new InputError(`--timeout: expected seconds, got '${value}'`);
   return n;
 }
 
@@ -106,6 +113,7 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
     .option('--block <x,y,z>', 'block size for kernels without .reqntid/.maxntid')
     .option('--config <file>', `config file (default: the nearest ${'ptx-debug.config.json'} upward)`)
     .option('--jobs <n>', 'worker threads for many files (default: the number of cores)')
+    .option('--timeout <seconds>', 'report a file that takes longer as not analyzed')
     .option('--arch <sm_XX>', 'target for CUDA sources (nvcc -arch)')
     .option('--baseline <file>', 'known findings: reported as known, left out of the score and the exit code')
     .option('--write-baseline <file>', 'record the current findings as the baseline')
@@ -120,6 +128,7 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
       const result = await analyzeFiles(inputs, {
         ...options,
         jobs: parseJobs(flags.jobs),
+        ...(flags.timeout !== undefined ? { timeoutSeconds: parseTimeout(flags.timeout) } : {}),
         ...(nvccFlags.length > 0 ? { nvccFlags } : {}),
         ...(knownFindings !== undefined ? { knownFindings } : {}),
         ...(io.progress !== undefined ? { onFile: io.progress } : {}),
