@@ -23,6 +23,10 @@ export interface AnalyzeOptions extends RunOptions {
   readonly nvccFlags?: readonly string[];
   /** Known findings: reported as known, left out of the score and exit code. */
   readonly knownFindings?: Baseline;
+  /** Per-file heap limit in worker threads (MB); a file that needs more is reported as not analyzed. */
+  readonly memoryLimitMb?: number;
+  /** Analyze in worker threads even one at a time (the CLI does: limits then apply to every file). */
+  readonly isolate?: boolean;
   /** Called after each file, for progress. */
   readonly onFile?: (done: number, total: number, file: string) => void;
 }
@@ -166,6 +170,8 @@ export async function analyzeOne(file: string, options: AnalyzeOptions): Promise
   return { ...analyzed, ...(cuda ? { compiledFrom: 'cuda' as const } : {}), ...(kernel !== undefined ? { label: `${kernel} (Triton cache)` } : {}) };
 }
 
+export const DEFAULT_MEMORY_LIMIT_MB = 4096;
+
 /** Options as data (functions dropped), for worker threads. */
 function cloneableOptions(options: AnalyzeOptions): AnalyzeOptions {
   const { onFile: _onFile, sourceLine: _sourceLine, ...rest } = options;
@@ -191,7 +197,11 @@ async function analyzeInWorkers(files: readonly string[], options: AnalyzeOption
       if (done === files.length) resolveAll();
     };
     const start = (): void => {
-      const w: W = new Worker(script, { workerData: cloneableOptions(options) });
+      const w: W = new Worker(script, {
+        workerData: cloneableOptions(options),
+        // A file that needs more than this is reported as not analyzed, not a crash.
+        resourceLimits: { maxOldGenerationSizeMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB },
+      });
       let current = -1;
       let timer: NodeJS.Timeout | undefined;
       const feed = (): void => {
@@ -225,7 +235,9 @@ async function analyzeInWorkers(files: readonly string[], options: AnalyzeOption
         const index = current;
         current = -1;
         const name = files[index] === '-' ? '<stdin>' : files[index]!;
-        finish(index, { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: `not analyzed: ${err.message}`, diagnostics: [] } });
+        const why = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `it needs more than ${options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB} MB of memory` : err.message;
+        finish(index, { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: `not analyzed: ${why}`, diagnostics: [] } });
         if (next < files.length) start();
         else if (done === files.length) resolveAll();
       });
@@ -249,7 +261,7 @@ export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOp
   const jobs = options.jobs ?? 1;
   let results: FileAnalysis[] | undefined;
   // Worker threads for many files, and for any file under a time limit (only a worker can be stopped).
-  const useWorkers = !files.includes('-') && ((jobs > 1 && files.length > 1) || options.timeoutSeconds !== undefined);
+  const useWorkers = !files.includes('-') && ((jobs > 1 && files.length > 1) || options.timeoutSeconds !== undefined || options.isolate === true);
   if (useWorkers) results = await analyzeInWorkers(files, options, jobs, options.timeoutSeconds);
   if (results === undefined) {
     results = [];

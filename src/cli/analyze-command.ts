@@ -128,6 +128,8 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
       const result = await analyzeFiles(inputs, {
         ...options,
         jobs: parseJobs(flags.jobs),
+        isolate: true,
+        ...(process.env['PTX_DEBUG_MEMORY_MB'] !== undefined ? { memoryLimitMb: Number(process.env['PTX_DEBUG_MEMORY_MB']) } : {}),
         ...(flags.timeout !== undefined ? { timeoutSeconds: parseTimeout(flags.timeout) } : {}),
         ...(nvccFlags.length > 0 ? { nvccFlags } : {}),
         ...(knownFindings !== undefined ? { knownFindings } : {}),

@@ -3,8 +3,8 @@
 // located errors for bytes that cannot be tokenized.
 import { Lexer, type IToken } from 'chevrotain';
 import {
-  BlockComment, KEYWORD_TOKENS, LineComment, Modifier, UnterminatedComment,
-  UnterminatedString, lexedTokens,
+  BlockComment, KEYWORD_TOKENS, LBracket, LCurly, LineComment, LParen, Modifier, RBracket, RCurly, RParen,
+  UnaryOperator, UnterminatedComment, UnterminatedString, lexedTokens,
 } from './tokens.js';
 import type { PtxDiagnostic } from './diagnostics.js';
 
@@ -22,7 +22,12 @@ export interface LexResult {
   readonly tokens: IToken[];
   readonly comments: IToken[];
   readonly errors: PtxDiagnostic[];
+  /** Nesting beyond MAX_NESTING: the input is refused before parsing (a recursive parser would overflow). */
+  readonly tooDeep: boolean;
 }
+
+/** Deepest `{ ( [` nesting (and longest run of unary operators) the parser accepts. */
+export const MAX_NESTING = 256;
 
 function describeChar(ch: string): string {
   if (ch === '\uFFFD') return 'invalid UTF-8 byte sequence';
@@ -63,9 +68,27 @@ export function lex(text: string): LexResult {
       }
     }
   }
+  // Nesting guard: real PTX nests a few levels; thousands would overflow any recursive parser.
+  let depth = 0;
+  let unaryRun = 0;
+  let tooDeep = false;
+  for (const t of tokens) {
+    const type = t.tokenType;
+    if (type === LCurly || type === LParen || type === LBracket) depth++;
+    else if (type === RCurly || type === RParen || type === RBracket) depth = Math.max(0, depth - 1);
+    unaryRun = type.CATEGORIES?.includes(UnaryOperator) === true ? unaryRun + 1 : 0;
+    if (depth > MAX_NESTING || unaryRun > MAX_NESTING) {
+      errors.push({
+        line: t.startLine ?? 1, column: t.startColumn ?? 1, offset: t.startOffset, length: 1,
+        message: depth > MAX_NESTING ? `nesting deeper than ${MAX_NESTING} levels of { ( [ is not supported` : `more than ${MAX_NESTING} unary operators in a row`,
+      });
+      tooDeep = true;
+      break;
+    }
+  }
   const comments = (result.groups['comments'] ?? []).filter(
     (t) => t.tokenType === LineComment || t.tokenType === BlockComment,
   );
   errors.sort((a, b) => a.offset - b.offset);
-  return { tokens, comments, errors };
+  return { tokens, comments, errors, tooDeep };
 }

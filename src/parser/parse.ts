@@ -5,6 +5,7 @@ import type { Comment, Module, ModuleStatement } from './ast.js';
 import { lex } from './lexer.js';
 import { PtxParser } from './parser.js';
 import { spanTokens } from './ranges.js';
+import { fastParse } from './fast/parser.js';
 import type { PtxDiagnostic } from './diagnostics.js';
 
 export interface ParseResult {
@@ -55,18 +56,44 @@ function endPosition(text: string): { line: number; column: number } {
   return { line, column: text.length - last };
 }
 
-/** Parses PTX text. Never throws; a failure inside the parser becomes an error. */
-export function parsePtx(text: string): ParseResult {
+export interface ParseOptions {
+  /** Skip the fast path and always use the reference (Chevrotain) parser. */
+  readonly reference?: boolean;
+}
+
+/** Errors reported per file: enough to fix a real file, bounded for binary garbage. */
+export const MAX_ERRORS = 200;
+
+function capErrors(errors: PtxDiagnostic[]): PtxDiagnostic[] {
+  if (errors.length <= MAX_ERRORS) return errors;
+  const last = errors[MAX_ERRORS - 1]!;
+  return [...errors.slice(0, MAX_ERRORS), { ...last, message: `too many errors: ${errors.length - MAX_ERRORS} more not shown` }];
+}
+
+/** Parses PTX text. Never throws; a failure inside the parser becomes an error.
+ *  Well-formed input takes the fast path (src/parser/fast), which builds the
+ *  same tree; anything else goes to the reference parser for recovery and errors. */
+export function parsePtx(text: string, options: ParseOptions = {}): ParseResult {
   const hasBom = text.charCodeAt(0) === 0xfeff;
   const end = endPosition(text);
   const moduleRange = { line: 1, column: 1, offset: 0, endLine: end.line, endColumn: end.column, endOffset: text.length };
+  if (options.reference !== true) {
+    const fast = fastParse(text);
+    if (fast !== undefined) {
+      return { module: { kind: 'Module', statements: fast.statements, comments: fast.comments, hasBom, range: moduleRange }, errors: [] };
+    }
+  }
   const errors: PtxDiagnostic[] = [];
   let statements: ModuleStatement[] = [];
   let comments: Comment[] = [];
   try {
     const lexed = lex(text);
-    errors.push(...lexed.errors);
+    for (const e of lexed.errors) errors.push(e); // (a spread would overflow the stack on binary garbage)
     comments = lexed.comments.map((t) => ({ kind: 'Comment', text: t.image, range: spanTokens(t, t) }));
+    if (lexed.tooDeep) {
+      errors.sort((a, b) => a.offset - b.offset);
+      return { module: { kind: 'Module', statements: [], comments, hasBom, range: moduleRange }, errors };
+    }
     const p = getParser();
     p.input = lexed.tokens;
     statements = p.module();
@@ -87,5 +114,5 @@ export function parsePtx(text: string): ParseResult {
     parser = undefined;
   }
   errors.sort((a, b) => a.offset - b.offset);
-  return { module: { kind: 'Module', statements, comments, hasBom, range: moduleRange }, errors };
+  return { module: { kind: 'Module', statements, comments, hasBom, range: moduleRange }, errors: capErrors(errors) };
 }
