@@ -26,11 +26,18 @@ function collect(fn: FunctionModel, e: A.Expression, out: RegisterSymbol[]): voi
   }
 }
 
-const cache = new WeakMap<FlatInstruction, Effects>();
+/** Per function, effects by instruction index (a WeakMap per instruction cost
+ *  more than the computation on large inputs). */
+const cache = new WeakMap<FunctionModel, (Effects | undefined)[]>();
 
 /** The registers an instruction writes and reads (guard included). */
 export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
-  const hit = cache.get(ins);
+  let perFn = cache.get(fn);
+  if (perFn === undefined) {
+    perFn = new Array<Effects | undefined>(fn.instructions.length);
+    cache.set(fn, perFn);
+  }
+  const hit = perFn[ins.index];
   if (hit !== undefined) return hit;
   const node = ins.node;
   const defs: RegisterSymbol[] = [];
@@ -56,6 +63,6 @@ export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
     for (let i = first; i < ops.length; i++) collect(fn, ops[i]!, uses);
   }
   const result = { defs, uses };
-  cache.set(ins, result);
+  perFn[ins.index] = result;
   return result;
 }

@@ -1,0 +1,796 @@
+// Address provenance: which state space each register value may point into,
+// at every use, and the provenance of every memory access's address together
+// with the state space the instruction names. Facts live on definitions and
+// propagate sparsely along def-use chains (from reaching-definitions.ts, which
+// runs the one solver), re-evaluating an instruction only when a definition it
+// reads grows, so the cost is near-linear in the function's size. The taint
+// analysis (taint.ts) shares the same value-flow view.
+//
+// Transfer rules (the value written by each instruction; joins are unions):
+//   mov of a symbol           its space's window (`.shared` → shared-window ...)
+//   mov, shfl (value)         the source's; `mov.b64 {lo,hi}, x`: lo gets x's
+//                             origin +truncated, hi none; a pack `{lo,hi}` the
+//                             union without +truncated
+//   add, and, or, xor, selp   the union of both operands (pointer ± offset,
+//                             alignment masks, swizzles, either pointer)
+//   sub                       the first operand's;  mad.lo/.wide  the addend's
+//   mul, shl, shr, mad.hi ... nothing (the origin is lost)
+//   cvt (integer ↔ integer)   the source's, +truncated/+widened on a width change;
+//                             to or from a float: nothing
+//   cvta.X / cvta.to.X        X's generic / window atom, whatever the input
+//   mapa.shared::cluster      shared-cluster;  generic mapa: shared-cluster-generic
+//   ld.param of a kernel parameter, pointer-wide   generic-global (or the
+//                             `.ptr` space's generic atom); narrower: nothing
+//   other ld.param (`.func` argument, call return slot), `.func` register
+//   parameters, call results  unknown (integers of 32 bits or more)
+//   other pointer-wide ld/ldu/atom results   generic (a pointer kept in memory)
+// Memory is not modeled: a pointer stored and loaded back (LLVM -O0 spills) is
+// `generic`. Predicates and narrower or float registers never carry an origin.
+import type * as A from '../../parser/ast.js';
+import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type VariableSymbol } from '../symbols.js';
+import type { AnalysisContext, FunctionAnalysis } from '../context.js';
+import { effects } from './effects.js';
+import { reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
+
+// ---------------------------------------------------------------- the lattice
+
+/** One origin an address may have. A value's provenance is a set of these
+ *  (a bit mask, see `PROV`); the empty set means "no pointer origin": the value
+ *  is built from immediates, special registers and integer arithmetic only. */
+export type ProvenanceAtom =
+  /** A `.global` window address: `cvta.to.global` results, `.global` symbols. */
+  | 'global'
+  /** A generic address into global memory: a kernel pointer parameter as
+   *  loaded by `ld.param` (nvcc then applies `cvta.to.global`), `cvta.global`. */
+  | 'generic-global'
+  /** A `.shared` window address: `mov` of a `.shared` symbol, `cvta.to.shared`. */
+  | 'shared-window'
+  /** A generic address into shared memory: `cvta.shared`. */
+  | 'shared-generic'
+  /** A `.shared::cluster` address: `mapa.shared::cluster`, `cvta.to.shared::cluster`. */
+  | 'shared-cluster'
+  /** A generic address into (distributed) shared memory: generic `mapa`, `cvta.shared::cluster`. */
+  | 'shared-cluster-generic'
+  /** A `.local` window address: `.local` symbols (LLVM's `__local_depot`, `%SPL`), `cvta.to.local`. */
+  | 'local'
+  /** A generic address into local memory: `cvta.local` (LLVM's `%SP`). */
+  | 'local-generic'
+  /** A `.const` window address: `.const` symbols, `cvta.to.const`. */
+  | 'const'
+  /** A generic address into constant memory: `cvta.const`. */
+  | 'const-generic'
+  /** A `.param` address: a parameter symbol taken by `mov`, `cvta.to.param`. */
+  | 'param'
+  /** A generic address of a kernel parameter: `cvta.param`. */
+  | 'param-generic'
+  /** A generic address of unknown space: a pointer-wide value loaded from memory. */
+  | 'generic'
+  /** Anything: `.func` parameters, call results (pointer-wide integer registers). */
+  | 'unknown';
+
+export const ATOMS: readonly ProvenanceAtom[] = [
+  'global', 'generic-global', 'shared-window', 'shared-generic', 'shared-cluster', 'shared-cluster-generic',
+  'local', 'local-generic', 'const', 'const-generic', 'param', 'param-generic', 'generic', 'unknown',
+];
+
+/** Bit of each atom in a provenance mask. */
+export const PROV: Readonly<Record<ProvenanceAtom, number>> = Object.fromEntries(ATOMS.map((a, i) => [a, 1 << i])) as Record<ProvenanceAtom, number>;
+
+/** Flags carried beside the atoms: the value went through a 64→32-bit
+ *  narrowing (`cvt.u32.u64`, the low half of `mov.b64 {lo,hi}`) on some path,
+ *  or a 32→64-bit widening (`cvt.u64.u32`). Joins keep them (may-facts). */
+export const TRUNCATED = 1 << 14;
+export const WIDENED = 1 << 15;
+export const ATOM_MASK = (1 << ATOMS.length) - 1;
+
+/** The atoms of a mask, in `ATOMS` order. */
+export function atomsOf(mask: number): ProvenanceAtom[] {
+  return ATOMS.filter((a) => (mask & PROV[a]) !== 0);
+}
+
+/** `{global, shared-window}`, with `+truncated`/`+widened` flags; `{}` when empty. */
+export function formatProvenance(mask: number): string {
+  const parts: string[] = atomsOf(mask);
+  if ((mask & TRUNCATED) !== 0) parts.push('+truncated');
+  if ((mask & WIDENED) !== 0) parts.push('+widened');
+  return `{${parts.join(', ')}}`;
+}
+
+/** State spaces an instruction can name for an address. */
+export type AccessSpace = 'generic' | 'global' | 'shared' | 'shared::cluster' | 'local' | 'const' | 'param';
+/** Codes of the spaces in the flow's tables (0: generic, none named). */
+export const ACCESS_SPACES: readonly AccessSpace[] = ['generic', 'global', 'shared', 'shared::cluster', 'local', 'const', 'param'];
+const SPACE_CODE = Object.fromEntries(ACCESS_SPACES.map((x, i) => [x, i])) as Record<AccessSpace, number>;
+/** Flag in `ValueFlow.dataType` for integer and bit types. */
+export const INT_TYPE_BIT = 0x80;
+
+/** Atoms an access in each declared space expects. `global` accepts
+ *  `generic-global` (a raw kernel parameter: works, F029 reports it) and
+ *  `generic` accepts `global` (global windows are generic addresses in practice). */
+const EXPECTED: Readonly<Record<AccessSpace, number>> = {
+  generic: PROV['generic-global'] | PROV.global | PROV['shared-generic'] | PROV['shared-cluster-generic'] | PROV['local-generic'] |
+    PROV['const-generic'] | PROV['param-generic'] | PROV.generic,
+  global: PROV.global | PROV['generic-global'],
+  shared: PROV['shared-window'],
+  'shared::cluster': PROV['shared-window'] | PROV['shared-cluster'],
+  local: PROV.local,
+  const: PROV.const,
+  param: PROV.param,
+};
+
+export type Agreement = 'match' | 'mismatch' | 'partial' | 'unknown';
+
+/** How a provenance agrees with the space an access names: every known atom
+ *  expected (match), none (mismatch), some (partial), or nothing known
+ *  (empty, or only `unknown`/`generic` for a space-specific access). */
+export function agreement(space: AccessSpace, mask: number): Agreement {
+  const neutral = space === 'generic' ? PROV.unknown : PROV.unknown | PROV.generic;
+  const known = mask & ATOM_MASK & ~neutral;
+  if (known === 0) return 'unknown';
+  const ok = known & EXPECTED[space];
+  if (ok === known) return 'match';
+  return ok === 0 ? 'mismatch' : 'partial';
+}
+
+// ---------------------------------------------------------------- value flow
+
+/** Each register use linked to the definitions that may reach it, from the
+ *  reaching-definitions analysis (definition ids and use slots are its own:
+ *  see reaching-definitions.ts), plus per-instruction facts both analyses
+ *  read (opcode, operand registers, guard) so they touch the syntax tree once. */
+export interface ValueFlow {
+  readonly fn: FunctionModel;
+  readonly rd: ReachingDefinitions;
+  readonly defCount: number;
+  /** Instruction of each definition; ENTRY (-1) for a register's entry value. */
+  readonly defIns: Int32Array;
+  /** Register id of each definition. */
+  readonly defReg: Int32Array;
+  /** Def slots of instruction i: [insDefStart[i], insDefStart[i+1]); `slotDef` maps them to definitions. */
+  readonly insDefStart: Int32Array;
+  readonly slotDef: Int32Array;
+  /** Use slots of instruction i (guard included, each register once): [insUseStart[i], insUseStart[i+1]). */
+  readonly insUseStart: Int32Array;
+  readonly useReg: Int32Array;
+  readonly useIns: Int32Array;
+  /** Definitions reaching use u: useDefs[useDefStart[u] .. useDefStart[u+1]). */
+  readonly useDefStart: Int32Array;
+  readonly useDefs: Int32Array;
+  /** Use slots reading definition d: defUses[defUseStart[d] .. defUseStart[d+1]). */
+  readonly defUseStart: Int32Array;
+  readonly defUses: Int32Array;
+  /** For operand k < OPERAND_SLOTS of instruction i that is a plain register
+   *  name it reads (not its destination): the use slot, at
+   *  [i * OPERAND_SLOTS + k]; else -1. */
+  readonly operandUse: Int32Array;
+  /** The use slot of instruction i's guard predicate when it reads it only as a guard; else -1. */
+  readonly guardUse: Int32Array;
+  /** Instruction i has a bracketed (address) operand. */
+  readonly addressed: Uint8Array;
+  /** Every operand of instruction i but its destination is an immediate or a
+   *  register it reads: with facts of nothing it reads, it makes none. */
+  readonly plain: Uint8Array;
+  /** Opcode of instruction i, as an index into `opcodes`. */
+  readonly opcode: Uint16Array;
+  readonly opcodes: readonly string[];
+  /** The last data-type modifier of instruction i: its bytes, plus INT_TYPE_BIT
+   *  for integer and bit types (`.u64` → 8 | INT_TYPE_BIT); 0 when none. */
+  readonly dataType: Uint8Array;
+  /** The first state space instruction i names (index into ACCESS_SPACES, 0 = none: generic). */
+  readonly space: Uint8Array;
+  /** Memory addresses of instruction i: entries [insAddrStart[i], insAddrStart[i+1]) of the address table. */
+  readonly insAddrStart: Int32Array;
+  readonly addrIns: Int32Array;
+  /** Operand position of the bracketed operand. */
+  readonly addrOperand: Int32Array;
+  /** The space the instruction names for it (index into ACCESS_SPACES). */
+  readonly addrSpace: Uint8Array;
+  /** 1 for a tensor map (`[tmap, {x, y}]`). */
+  readonly addrTensorMap: Uint8Array;
+  /** Use slot of the register at its base, or -1. */
+  readonly addrUse: Int32Array;
+  /** The variable at its base (`[smem+4]`, `[param_0]`), if any. */
+  readonly addrSymbol: readonly (VariableSymbol | undefined)[];
+  /** 1 when the address is more than `[base]` or `[base+imm]` (evaluated from the syntax). */
+  readonly addrComplex: Uint8Array;
+  /** The use slot of register `reg` in instruction `ins`, or -1. */
+  useOf(ins: number, reg: number): number;
+  /** The definition of `reg` made by instruction `ins`, or -1. */
+  defOf(ins: number, reg: number): number;
+}
+
+/** Operand slots recorded per instruction in `operandUse`. */
+export const OPERAND_SLOTS = 4;
+
+function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
+  const rd = ctx.get(fn, reachingDefinitionsAnalysis);
+  const t = rd.table;
+  const ins = fn.instructions;
+  const n = ins.length;
+  const regs = fn.registers;
+  const operandUse = new Int32Array(n * OPERAND_SLOTS).fill(-1);
+  const guardUse = new Int32Array(n).fill(-1);
+  const addressed = new Uint8Array(n);
+  const plain = new Uint8Array(n);
+  const opcode = new Uint16Array(n);
+  const opcodes: string[] = [];
+  const opcodeIds = new Map<string, number>();
+  const dataType = new Uint8Array(n);
+  const space = new Uint8Array(n);
+  const spaceList: number[] = [];
+  const insAddrStart = new Int32Array(n + 1);
+  const addrInsL: number[] = [];
+  const addrOperandL: number[] = [];
+  const addrSpaceL: number[] = [];
+  const addrTensorMapL: number[] = [];
+  const addrUseL: number[] = [];
+  const addrSymbolL: (VariableSymbol | undefined)[] = [];
+  const addrComplexL: number[] = [];
+  const { useStart, useReg, defStart } = t;
+  for (let i = 0; i < n; i++) {
+    const node = ins[i]!.node;
+    let id = opcodeIds.get(node.opcode);
+    if (id === undefined) {
+      id = opcodes.length;
+      opcodes.push(node.opcode);
+      opcodeIds.set(node.opcode, id);
+    }
+    opcode[i] = id;
+    const u0 = useStart[i]!;
+    const u1 = useStart[i + 1]!;
+    if (node.guard !== undefined && u1 > u0) {
+      // effects() lists the guard first; it is a guard only when read nowhere else.
+      const uses = effects(fn, ins[i]!).uses;
+      let count = 0;
+      for (const r of uses) if (r === uses[0]) count++;
+      if (count === 1) guardUse[i] = u0;
+    }
+    const ops = node.operands;
+    if (ops[0]?.kind === 'Address') addressed[i] = 1;
+    let isPlain = 1;
+    for (let k = defStart[i + 1]! > defStart[i]! ? 1 : 0; k < ops.length; k++) {
+      const o = ops[k]!;
+      if (o.kind === 'Int' || o.kind === 'Float') continue;
+      if (o.kind === 'Address') addressed[i] = 1;
+      if (o.kind !== 'Name') {
+        isPlain = 0;
+        continue;
+      }
+      let u = u0;
+      while (u < u1 && regs[useReg[u]!]!.name !== o.name) u++;
+      if (u === u1) isPlain = 0;
+      else if (k < OPERAND_SLOTS) operandUse[i * OPERAND_SLOTS + k] = u;
+    }
+    plain[i] = isPlain;
+
+    // Data type and named spaces, from the modifiers.
+    const mods = node.modifiers;
+    let firstSpace = 0;
+    let spaceCount = 0;
+    let type = 0;
+    for (let k = 0; k < mods.length; k++) {
+      const c = modifierClass(mods[k]!);
+      if (c >= SPACE_CLASS) {
+        spaceList[spaceCount++] = c - SPACE_CLASS;
+        if (firstSpace === 0) firstSpace = c - SPACE_CLASS;
+      } else if (c !== 0) type = c;
+    }
+    dataType[i] = type;
+    space[i] = firstSpace;
+
+    // Memory addresses: the k-th bracketed operand takes the k-th named space;
+    // extra ones (mbarrier operands) take the shared space named, else the last.
+    insAddrStart[i] = addrInsL.length;
+    if (addressed[i] === 0 || HANDLE_OPCODES.has(node.opcode)) continue;
+    // tcgen05 addresses are tensor-memory addresses unless a state space is named.
+    if (node.opcode === 'tcgen05' && spaceCount === 0) continue;
+    let extra = spaceCount === 0 ? 0 : spaceList[spaceCount - 1]!;
+    for (let k = 0; k < spaceCount; k++) {
+      if (spaceList[k] === SPACE_CODE.shared || spaceList[k] === SPACE_CODE['shared::cluster']) {
+        extra = spaceList[k]!;
+        break;
+      }
+    }
+    let nth = 0;
+    for (let pos = 0; pos < ops.length; pos++) {
+      const o = ops[pos]!;
+      if (o.kind !== 'Address') continue;
+      let tensorMap = 0;
+      for (const x of o.elements) if (x.kind === 'Vector') tensorMap = 1;
+      const named = nth < spaceCount ? spaceList[nth]! : extra;
+      nth++;
+      const first = o.elements[0];
+      const base = first === undefined ? undefined : baseName(first);
+      let use = -1;
+      let symbol: VariableSymbol | undefined;
+      if (base !== undefined) {
+        for (let u = u0; u < u1 && use < 0; u++) if (regs[useReg[u]!]!.name === base.name) use = u;
+        if (use < 0) {
+          const sym = fn.resolve(base);
+          symbol = sym?.kind === 'variable' ? sym : sym?.kind === 'register' ? undefined : ctx.model.variables.get(base.name);
+        }
+      }
+      const simple = first !== undefined && o.elements.length === 1 &&
+        (first.kind === 'Name' || (first.kind === 'Binary' && first.op === '+' && first.left.kind === 'Name' && first.right.kind === 'Int'));
+      addrInsL.push(i);
+      addrOperandL.push(pos);
+      addrSpaceL.push(tensorMap === 1 ? 0 : named);
+      addrTensorMapL.push(tensorMap);
+      addrUseL.push(use);
+      addrSymbolL.push(symbol);
+      addrComplexL.push(simple ? 0 : 1);
+    }
+  }
+  insAddrStart[n] = addrInsL.length;
+  return {
+    fn, rd, defCount: rd.definitionCount, defIns: rd.defIns, defReg: rd.defRegOf,
+    insDefStart: defStart, slotDef: rd.defIdOfSlot,
+    insUseStart: useStart, useReg, useIns: t.useIns, useDefStart: rd.rdStart, useDefs: rd.rdDef,
+    defUseStart: rd.duStart, defUses: rd.duUse,
+    operandUse, guardUse, addressed, plain, opcode, opcodes, dataType, space,
+    insAddrStart, addrIns: Int32Array.from(addrInsL), addrOperand: Int32Array.from(addrOperandL),
+    addrSpace: Uint8Array.from(addrSpaceL), addrTensorMap: Uint8Array.from(addrTensorMapL),
+    addrUse: Int32Array.from(addrUseL), addrSymbol: addrSymbolL, addrComplex: Uint8Array.from(addrComplexL),
+    useOf: (i, r) => t.useSlot(i, r),
+    defOf: (i, r) => {
+      const slot = t.defSlot(i, r);
+      return slot < 0 ? -1 : rd.defIdOfSlot[slot]!;
+    },
+  };
+}
+
+/** The value-flow graph of a function (shared by provenance and taint). */
+export const valueFlowAnalysis: FunctionAnalysis<ValueFlow> = { name: 'provenance/value-flow', compute: buildValueFlow };
+
+/** Propagates per-definition facts to a fixpoint: the `seed` instructions
+ *  are evaluated first, in order, then (FIFO, deterministic) every instruction
+ *  reading a definition that grew. `evaluate` returns whether any of the
+ *  instruction's definitions changed. An instruction never seeded nor reached
+ *  keeps empty facts, so seeds must include every instruction that makes a
+ *  fact from nothing it reads (loads, symbols, `cvta` ...). */
+export function propagate(flow: ValueFlow, seed: (ins: number) => boolean, evaluate: (ins: number) => boolean): void {
+  const n = flow.insDefStart.length - 1;
+  const { insDefStart, slotDef, defUseStart, defUses, useIns } = flow;
+  const queue = new Int32Array(n + 1);
+  const queued = new Uint8Array(n);
+  const cap = n + 1;
+  let head = 0;
+  let tail = 0;
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    if (insDefStart[i + 1]! > insDefStart[i]! && seed(i)) {
+      queue[tail++] = i;
+      queued[i] = 1;
+      size++;
+    }
+  }
+  while (size > 0) {
+    const i = queue[head]!;
+    head = head + 1 === cap ? 0 : head + 1;
+    size--;
+    queued[i] = 0;
+    if (!evaluate(i)) continue;
+    for (let s = insDefStart[i]!; s < insDefStart[i + 1]!; s++) {
+      const d = slotDef[s]!;
+      for (let k = defUseStart[d]!; k < defUseStart[d + 1]!; k++) {
+        const j = useIns[defUses[k]!]!;
+        if (queued[j] === 1 || insDefStart[j + 1] === insDefStart[j]) continue;
+        queued[j] = 1;
+        queue[tail] = j;
+        tail = tail + 1 === cap ? 0 : tail + 1;
+        size++;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- helpers on instructions
+
+const SPACE_MODIFIERS: Readonly<Record<string, AccessSpace>> = {
+  '.global': 'global', '.shared': 'shared', '.shared::cta': 'shared', '.shared::cluster': 'shared::cluster',
+  '.local': 'local', '.const': 'const', '.param': 'param', '.param::entry': 'param', '.param::func': 'param',
+};
+
+function spaceOfModifier(m: string): AccessSpace | undefined {
+  const s = SPACE_MODIFIERS[m];
+  if (s !== undefined) return s;
+  return m.startsWith('.const[') ? 'const' : undefined;
+}
+
+const SPACE_CLASS = 0x100;
+const modifierClasses = new Map<string, number>();
+/** A modifier as the flow's tables record it: SPACE_CLASS + a space code, a
+ *  data type's bytes (| INT_TYPE_BIT for integer and bit types), or 0. */
+function modifierClass(m: string): number {
+  let c = modifierClasses.get(m);
+  if (c === undefined) {
+    const sp = spaceOfModifier(m);
+    const bytes = typeBytes(m);
+    c = sp !== undefined ? SPACE_CLASS + SPACE_CODE[sp]
+      : bytes !== undefined && m !== '.pred' ? bytes | (INT_TYPE.test(m) ? INT_TYPE_BIT : 0) : 0;
+    modifierClasses.set(m, c);
+  }
+  return c;
+}
+
+/** Data types among the modifiers, in order (`cvt.u64.u32` → [.u64, .u32]). */
+function typesOf(node: A.Instruction): string[] {
+  return node.modifiers.filter((m) => typeBytes(m) !== undefined && m !== '.pred');
+}
+
+const INT_TYPE = /^\.[bus](8|16|32|64)$/;
+
+function isFloatType(t: string): boolean {
+  return t.startsWith('.f') || t.startsWith('.bf') || t.startsWith('.e') || t === '.tf32';
+}
+
+/** Opcodes whose bracketed operands are texture/surface handles, not memory addresses. */
+const HANDLE_OPCODES: ReadonlySet<string> = new Set(['tex', 'tld4', 'txq', 'suld', 'sust', 'sured', 'suq', 'istypep']);
+
+/** The first name in an expression (the base of `[%rd1+16]` or `[smem+4]`). */
+function baseName(e: A.Expression): A.NameExpr | undefined {
+  switch (e.kind) {
+    case 'Name': return e;
+    case 'Binary': return baseName(e.left) ?? baseName(e.right);
+    case 'Cast': case 'Unary': return baseName(e.arg);
+    default: return undefined;
+  }
+}
+
+/** Address size of the module: 32, 64, or undefined when `.address_size` is missing. */
+const addressSizes = new WeakMap<A.Module, number | undefined>();
+function addressSize(module: A.Module): number | undefined {
+  if (addressSizes.has(module)) return addressSizes.get(module);
+  let size: number | undefined;
+  for (const s of module.statements) {
+    if (s.kind === 'AddressSize') {
+      size = s.size;
+      break;
+    }
+  }
+  addressSizes.set(module, size);
+  return size;
+}
+
+// ---------------------------------------------------------------- the analysis
+
+/** The address of one memory access. */
+export interface AddressAccess {
+  /** Instruction index. */
+  readonly index: number;
+  /** Position of the bracketed operand among the instruction's operands. */
+  readonly operand: number;
+  /** `tensor-map`: `[tmap, {x, y}]`, the generic address of a tensor map. */
+  readonly kind: 'memory' | 'tensor-map';
+  /** The space the instruction names for this address (`generic` when none). */
+  readonly space: AccessSpace;
+  /** Provenance of the address (atoms and width flags). */
+  readonly provenance: number;
+  readonly agreement: Agreement;
+  /** The register in the address, if any. */
+  readonly register: RegisterSymbol | undefined;
+  /** The variable named in the address (`[smem+4]`, `[param_0]`), if any. */
+  readonly symbol: VariableSymbol | undefined;
+}
+
+export interface ProvenanceFacts {
+  readonly flow: ValueFlow;
+  /** Provenance (mask) of each definition. */
+  readonly defValue: Uint16Array;
+  /** Provenance of each entry of the flow's address table (`flow.insAddrStart`). */
+  readonly addressProvenance: Uint16Array;
+  /** Every memory access's address, in instruction order. */
+  readonly accesses: readonly AddressAccess[];
+  /** Provenance of register `reg` as read by instruction `ins` (0 when `ins` does not read it). */
+  valueAt(ins: number | FlatInstruction, reg: RegisterSymbol | string): number;
+  /** Provenance of the value instruction `ins` writes into `reg`. */
+  definedAt(ins: number | FlatInstruction, reg: RegisterSymbol | string): number;
+  /** Provenance of any operand expression evaluated at `ins`. */
+  operand(ins: number | FlatInstruction, e: A.Expression): number;
+  /** The addresses instruction `ins` accesses (several for `cp.async`, mbarrier operands...). */
+  accessesAt(ins: number | FlatInstruction): readonly AddressAccess[];
+}
+
+const indexOf = (ins: number | FlatInstruction): number => (typeof ins === 'number' ? ins : ins.index);
+
+/** The register named `name` in instruction `i` (its operands or guard). */
+export function registerIn(fn: FunctionModel, i: number, reg: RegisterSymbol | string): RegisterSymbol | undefined {
+  if (typeof reg !== 'string') return reg;
+  const node = fn.instructions[i]?.node;
+  if (node === undefined) return undefined;
+  if (node.guard !== undefined && node.guard.predicate === reg) {
+    const g = fn.resolveGuard(node.guard);
+    if (g?.kind === 'register') return g;
+  }
+  let found: RegisterSymbol | undefined;
+  const visit = (e: A.Expression): void => {
+    if (found !== undefined) return;
+    switch (e.kind) {
+      case 'Name': {
+        if (e.name !== reg) return;
+        const s = fn.resolve(e);
+        if (s?.kind === 'register') found = s;
+        return;
+      }
+      case 'Unary': case 'Cast': visit(e.arg); return;
+      case 'Binary': visit(e.left); visit(e.right); return;
+      case 'Conditional': visit(e.test); visit(e.then); visit(e.otherwise); return;
+      case 'Vector': case 'Address': case 'List': e.elements.forEach(visit); return;
+      case 'PredPair': visit(e.first); visit(e.second); return;
+      default: return;
+    }
+  };
+  node.operands.forEach(visit);
+  return found;
+}
+
+const TRANSFER_OPCODES: ReadonlySet<string> = new Set([
+  'mov', 'cvta', 'mapa', 'cvt', 'add', 'addc', 'and', 'or', 'xor', 'selp', 'slct', 'sub', 'subc', 'mad', 'madc', 'shfl', 'ld', 'ldu', 'atom', 'call',
+]);
+
+/** Opcodes whose results may carry an address none of their operands carries. */
+const GENERATOR_OPCODES: ReadonlySet<string> = new Set(['cvta', 'mapa', 'ld', 'ldu', 'atom', 'call']);
+
+const SYMBOL_ATOM: Readonly<Record<string, number>> = {
+  '.shared': PROV['shared-window'], '.global': PROV.global, '.local': PROV.local, '.const': PROV.const, '.param': PROV.param,
+};
+
+const CVTA_GENERIC: Readonly<Record<string, number>> = {
+  '.global': PROV['generic-global'], '.shared': PROV['shared-generic'], '.shared::cta': PROV['shared-generic'],
+  '.shared::cluster': PROV['shared-cluster-generic'], '.local': PROV['local-generic'], '.const': PROV['const-generic'],
+  '.param': PROV['param-generic'], '.param::entry': PROV['param-generic'],
+};
+const CVTA_TO: Readonly<Record<string, number>> = {
+  '.global': PROV.global, '.shared': PROV['shared-window'], '.shared::cta': PROV['shared-window'],
+  '.shared::cluster': PROV['shared-cluster'], '.local': PROV.local, '.const': PROV.const,
+  '.param': PROV.param, '.param::entry': PROV.param,
+};
+
+/** Kernel pointer parameter loaded by `ld.param`: a generic address into the
+ *  space its `.ptr` attribute names, global by default. */
+function paramPointer(sym: VariableSymbol | undefined): number {
+  switch (sym?.ptrSpace) {
+    case '.shared': return PROV['shared-generic'];
+    case '.local': return PROV['local-generic'];
+    case '.const': return PROV['const-generic'];
+    default: return PROV['generic-global'];
+  }
+}
+
+function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceFacts {
+  const flow = ctx.get(fn, valueFlowAnalysis);
+  const defValue = new Uint16Array(flow.defCount);
+  const size = addressSize(ctx.module);
+  const pointerWide = (bytes: number | undefined): boolean =>
+    bytes !== undefined && (size === undefined ? bytes === 4 || bytes === 8 : bytes * 8 === size);
+  const regMayPoint = (r: RegisterSymbol): boolean => INT_TYPE.test(r.type) && (typeBytes(r.type) ?? 0) >= 4;
+  // Entry values of `.func` register parameters.
+  const params = fn.isEntry ? [] : fn.registers.filter((r) => r.isParam && regMayPoint(r));
+  for (const r of params) defValue[flow.rd.regBase[r.id]!] = PROV.unknown;
+
+  const regValue = (i: number, r: number): number => {
+    const u = flow.useOf(i, r);
+    if (u < 0) return 0;
+    let v = 0;
+    for (let k = flow.useDefStart[u]!; k < flow.useDefStart[u + 1]!; k++) v |= defValue[flow.useDefs[k]!]!;
+    return v;
+  };
+  /** What a name in an operand denotes; a label named like a module variable is the variable. */
+  const symbolOf = (e: A.NameExpr): RegisterSymbol | VariableSymbol | undefined => {
+    const s = fn.resolve(e);
+    if (s?.kind === 'register' || s?.kind === 'variable') return s;
+    return ctx.model.variables.get(e.name);
+  };
+  const evalExpr = (i: number, e: A.Expression): number => {
+    switch (e.kind) {
+      case 'Name': {
+        const s = symbolOf(e);
+        if (s === undefined) return 0;
+        return s.kind === 'register' ? regValue(i, s.id) : SYMBOL_ATOM[s.space] ?? 0;
+      }
+      case 'Binary':
+        if (e.op === '+') return evalExpr(i, e.left) | evalExpr(i, e.right);
+        if (e.op === '-') return evalExpr(i, e.left);
+        return 0;
+      case 'Cast': return evalExpr(i, e.arg);
+      case 'Vector': case 'List': {
+        let v = 0;
+        for (const x of e.elements) v |= evalExpr(i, x);
+        return v;
+      }
+      case 'Address': return e.elements.length > 0 ? evalExpr(i, e.elements[0]!) : 0;
+      default: return 0;
+    }
+  };
+  const byUse = (u: number): number => {
+    let v = 0;
+    for (let k = flow.useDefStart[u]!; k < flow.useDefStart[u + 1]!; k++) v |= defValue[flow.useDefs[k]!]!;
+    return v;
+  };
+  /** Provenance of address-table entry a. */
+  const addressValue = (a: number): number => {
+    if (flow.addrComplex[a] === 1) {
+      const i = flow.addrIns[a]!;
+      return evalExpr(i, fn.instructions[i]!.node.operands[flow.addrOperand[a]!]!);
+    }
+    const sym = flow.addrSymbol[a];
+    if (sym !== undefined) return SYMBOL_ATOM[sym.space] ?? 0;
+    const u = flow.addrUse[a]!;
+    return u < 0 ? 0 : byUse(u);
+  };
+  /** Pointer-wide loads produce `generic`; `ld.param` of a kernel parameter, a pointer into global. */
+  const loaded = (i: number): number => {
+    const type = flow.dataType[i]!;
+    if ((type & INT_TYPE_BIT) === 0) return 0;
+    const wide = pointerWide(type & ~INT_TYPE_BIT);
+    if (flow.opcodes[flow.opcode[i]!] !== 'ld' || flow.space[i] !== SPACE_CODE.param) return wide ? PROV.generic : 0;
+    // A kernel parameter; else a `.func` argument or a call's return slot.
+    const a = flow.insAddrStart[i]!;
+    const sym = a < flow.insAddrStart[i + 1]! ? flow.addrSymbol[a] : undefined;
+    const kernelParam = fn.isEntry && (sym !== undefined ? sym.isParam : a < flow.insAddrStart[i + 1]! && (addressValue(a) & PROV.param) !== 0);
+    if (kernelParam) return wide ? paramPointer(sym) : 0;
+    return (type & ~INT_TYPE_BIT) >= 4 ? PROV.unknown : 0;
+  };
+
+  let changed = false;
+  /** Joins `v` into definition d (predicates never carry an address). */
+  const put = (d: number, v: number): void => {
+    if (v === 0 || fn.registers[flow.defReg[d]!]!.type === '.pred') return;
+    const next = defValue[d]! | v;
+    if (next !== defValue[d]) {
+      defValue[d] = next;
+      changed = true;
+    }
+  };
+  /** Every definition of the instruction gets `v` (vector loads, scalars). */
+  const putAll = (i: number, v: number): void => {
+    if (v === 0) return;
+    for (let s = flow.insDefStart[i]!; s < flow.insDefStart[i + 1]!; s++) put(flow.slotDef[s]!, v);
+  };
+  const transfer = (i: number): void => {
+    const node = fn.instructions[i]!.node;
+    const ops = node.operands;
+    const op = node.opcode;
+    const src = (k: number): number => {
+      if (k < OPERAND_SLOTS) {
+        const u = flow.operandUse[i * OPERAND_SLOTS + k]!;
+        if (u >= 0) return byUse(u);
+      }
+      const o = ops[k];
+      return o === undefined || o.kind === 'Int' || o.kind === 'Float' ? 0 : evalExpr(i, o);
+    };
+    switch (op) {
+      case 'mov': {
+        const d = ops[0];
+        const s = ops[1];
+        if (d?.kind === 'Vector' && s !== undefined && s.kind !== 'Vector') {
+          // Unpack `mov.b64 {lo, hi}, x`: the low half keeps the origin, narrowed.
+          const v = src(1);
+          const lo = d.elements[0];
+          const sym = lo?.kind === 'Name' ? fn.resolve(lo) : undefined;
+          const def = sym?.kind === 'register' ? flow.defOf(i, sym.id) : -1;
+          if (v !== 0 && def >= 0) put(def, v | TRUNCATED);
+        } else if (d?.kind !== 'Vector' && s?.kind === 'Vector') {
+          putAll(i, src(1) & ~TRUNCATED);
+        } else putAll(i, src(1));
+        return;
+      }
+      case 'cvta': {
+        const to = node.modifiers.includes('.to');
+        const table = to ? CVTA_TO : CVTA_GENERIC;
+        const m = node.modifiers.find((x) => table[x] !== undefined);
+        putAll(i, m === undefined ? src(1) : table[m]! | (src(1) & (TRUNCATED | WIDENED)));
+        return;
+      }
+      case 'mapa':
+        putAll(i, node.modifiers.includes('.shared::cluster') ? PROV['shared-cluster'] : PROV['shared-cluster-generic']);
+        return;
+      case 'cvt': {
+        const v = src(1);
+        if (v === 0) return;
+        const [to, from] = typesOf(node);
+        if (to === undefined || isFloatType(to) || (from !== undefined && isFloatType(from))) return;
+        const tb = typeBytes(to) ?? 0;
+        const fb = from === undefined ? tb : typeBytes(from) ?? tb;
+        putAll(i, v | (tb < fb ? TRUNCATED : 0) | (tb > fb ? WIDENED : 0));
+        return;
+      }
+      case 'add': case 'addc': case 'and': case 'or': case 'xor': case 'selp': case 'slct':
+        putAll(i, src(1) | src(2));
+        return;
+      case 'sub': case 'subc':
+        putAll(i, src(1));
+        return;
+      case 'mad': case 'madc':
+        if (!node.modifiers.includes('.hi')) putAll(i, src(3));
+        return;
+      case 'shfl':
+        // `shfl d|p, a, ...`: the value; the predicate is skipped by `put`.
+        putAll(i, src(1));
+        return;
+      case 'ld': case 'ldu': case 'atom':
+        putAll(i, loaded(i));
+        return;
+      case 'call':
+        for (let s = flow.insDefStart[i]!; s < flow.insDefStart[i + 1]!; s++) {
+          const d = flow.slotDef[s]!;
+          if (regMayPoint(fn.registers[flow.defReg[d]!]!)) put(d, PROV.unknown);
+        }
+        return;
+      default:
+        return;
+    }
+  };
+  /** Opcodes whose results may carry an address; the others are never evaluated. */
+  const relevantOpcode = flow.opcodes.map((o) => TRANSFER_OPCODES.has(o));
+  const generatorOpcode = flow.opcodes.map((o) => GENERATOR_OPCODES.has(o));
+  const relevant = new Uint8Array(fn.instructions.length);
+  for (let i = 0; i < relevant.length; i++) relevant[i] = relevantOpcode[flow.opcode[i]!] === true ? 1 : 0;
+  // Seeds: instructions that make an address from no address they read (a
+  // symbol, cvta, a load...), and readers of `.func` parameters' entry values.
+  const seeds = new Uint8Array(fn.instructions.length);
+  for (let i = 0; i < seeds.length; i++) {
+    if (relevant[i] === 1 && (flow.plain[i] === 0 || generatorOpcode[flow.opcode[i]!] === true)) seeds[i] = 1;
+  }
+  for (const r of params) {
+    const d = flow.rd.regBase[r.id]!;
+    for (let k = flow.defUseStart[d]!; k < flow.defUseStart[d + 1]!; k++) seeds[flow.useIns[flow.defUses[k]!]!] = 1;
+  }
+
+  propagate(flow, (i) => seeds[i] === 1, (i) => {
+    if (relevant[i] === 0) return false;
+    changed = false;
+    transfer(i);
+    return changed;
+  });
+
+  // Addresses of memory accesses: provenance per address-table entry; the
+  // objects are made when first asked for.
+  const addressProvenance = new Uint16Array(flow.addrIns.length);
+  for (let a = 0; a < addressProvenance.length; a++) addressProvenance[a] = addressValue(a);
+  const access = (a: number): AddressAccess => {
+    const u = flow.addrUse[a]!;
+    const space = ACCESS_SPACES[flow.addrSpace[a]!]!;
+    const provenance = addressProvenance[a]!;
+    return {
+      index: flow.addrIns[a]!, operand: flow.addrOperand[a]!, kind: flow.addrTensorMap[a] === 1 ? 'tensor-map' : 'memory',
+      space, provenance, agreement: agreement(space, provenance),
+      register: u < 0 ? undefined : fn.registers[flow.useReg[u]!], symbol: flow.addrSymbol[a],
+    };
+  };
+  let all: AddressAccess[] | undefined;
+  const accesses = (): AddressAccess[] => {
+    if (all === undefined) {
+      all = [];
+      for (let a = 0; a < addressProvenance.length; a++) all.push(access(a));
+    }
+    return all;
+  };
+
+  const reg = (i: number, r: RegisterSymbol | string): RegisterSymbol | undefined => registerIn(fn, i, r);
+  return {
+    flow, defValue, addressProvenance,
+    get accesses() {
+      return accesses();
+    },
+    valueAt: (ins, r) => {
+      const i = indexOf(ins);
+      const s = reg(i, r);
+      return s === undefined ? 0 : regValue(i, s.id);
+    },
+    definedAt: (ins, r) => {
+      const i = indexOf(ins);
+      const s = reg(i, r);
+      const d = s === undefined ? -1 : flow.defOf(i, s.id);
+      return d < 0 ? 0 : defValue[d]!;
+    },
+    operand: (ins, e) => evalExpr(indexOf(ins), e),
+    accessesAt: (ins) => {
+      const i = indexOf(ins);
+      return accesses().slice(flow.insAddrStart[i]!, flow.insAddrStart[i + 1]!);
+    },
+  };
+}
+
+/** Address provenance of every register use and memory access of a function. */
+export const provenanceAnalysis: FunctionAnalysis<ProvenanceFacts> = { name: 'provenance', compute: computeProvenance };
