@@ -1,0 +1,531 @@
+// Reaching definitions and def-use chains over registers, on the one solver.
+//
+// A definition is an (instruction, register) write, or the register's entry
+// value (a `.func` parameter, or whatever an undefined register holds), which
+// counts as one distinct "entry" definition per register (instruction ENTRY).
+// Definition ids are grouped by register: the ids of register r are
+// [regBase[r], regBase[r+1]), its entry definition first, so a kill is one
+// bit-range clear. A write kills the register's other definitions unless it
+// may leave the old value in place: a guarded instruction (`@p`), or a write
+// to one component of a vector register (`%v.x`).
+//
+// Facts are dense: per instruction, its read registers (use slots, the guard
+// included, each register once) and written registers (def slots), and per
+// use slot the definitions that reach it; the inverse (the use slots each
+// definition reaches) is the def-use chain.
+//
+// Cost: compiler output is mostly in SSA form, so a register written once by
+// a whole, unguarded write that dominates all its reads ("simple") is answered
+// directly: its reads see that write. Only the other registers' definitions
+// take bits in the solver's per-block bit sets.
+import type * as A from '../../parser/ast.js';
+import type { BasicBlock } from '../builder.js';
+import type { AnalysisContext, FunctionAnalysis } from '../context.js';
+import { typeBytes, type FunctionModel, type RegisterSymbol } from '../symbols.js';
+import { effects } from './effects.js';
+import { solve } from './solver.js';
+
+/** The instruction of an entry definition (parameter or undefined value). */
+export const ENTRY = -1;
+
+/** Every instruction's register reads and writes, in dense arrays. */
+export interface RegisterTable {
+  readonly instructionCount: number;
+  readonly registerCount: number;
+  /** Use slots of instruction i: [useStart[i], useStart[i+1]); each names one register, once. */
+  readonly useStart: Int32Array;
+  readonly useReg: Int32Array;
+  /** The instruction of each use slot. */
+  readonly useIns: Int32Array;
+  /** Def slots of instruction i: [defStart[i], defStart[i+1]). */
+  readonly defStart: Int32Array;
+  readonly defReg: Int32Array;
+  /** 1 when the write replaces the old value (no guard, the whole register). */
+  readonly defKills: Uint8Array;
+  /** 32-bit slots each register occupies by its declared type (.b64 = 2,
+   *  .b128 = 4, 8/16-bit = 1, times vector lanes); 0 for predicates. Only
+   *  registers some instruction reads or writes are filled in. */
+  readonly slots: Uint8Array;
+  /** The use slot of `reg` in instruction `ins`, or -1. */
+  useSlot(ins: number, reg: number): number;
+  /** The def slot of `reg` in instruction `ins`, or -1. */
+  defSlot(ins: number, reg: number): number;
+}
+
+/** A growable Int32 buffer, reused from function to function (no per-item allocation). */
+class IntBuffer {
+  data = new Int32Array(1024);
+  length = 0;
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = x;
+  }
+  has(from: number, x: number): boolean {
+    for (let k = from; k < this.length; k++) if (this.data[k] === x) return true;
+    return false;
+  }
+  take(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
+const USES = new IntBuffer();
+const DEFS = new IntBuffer();
+const KILLS = new IntBuffer();
+const REACHING = new IntBuffer();
+
+function buildRegisterTable(fn: FunctionModel): RegisterTable {
+  const n = fn.instructions.length;
+  const useStart = new Int32Array(n + 1);
+  const defStart = new Int32Array(n + 1);
+  const slots = new Uint8Array(fn.registers.length);
+  const seen = new Uint8Array(fn.registers.length);
+  const note = (r: RegisterSymbol): void => {
+    if (seen[r.id] === 1) return;
+    seen[r.id] = 1;
+    slots[r.id] = slotsOf(r);
+  };
+  const uses = USES.reset();
+  const defs = DEFS.reset();
+  const kills = KILLS.reset();
+  for (let i = 0; i < n; i++) {
+    const ins = fn.instructions[i]!;
+    const e = effects(fn, ins);
+    useStart[i] = uses.length;
+    const u0 = uses.length;
+    for (const r of e.uses) {
+      if (uses.has(u0, r.id)) continue;
+      uses.push(r.id);
+      note(r);
+    }
+    defStart[i] = defs.length;
+    const d0 = defs.length;
+    const guarded = ins.node.guard !== undefined;
+    for (const r of e.defs) {
+      if (defs.has(d0, r.id)) continue;
+      defs.push(r.id);
+      note(r);
+      kills.push(guarded || (r.vector !== undefined && writesComponent(fn, ins.node.operands[0], r)) ? 0 : 1);
+    }
+  }
+  useStart[n] = uses.length;
+  defStart[n] = defs.length;
+  const useReg = uses.take();
+  const useIns = new Int32Array(useReg.length);
+  for (let i = 0; i < n; i++) for (let s = useStart[i]!; s < useStart[i + 1]!; s++) useIns[s] = i;
+  const defReg = defs.take();
+  return {
+    instructionCount: n,
+    registerCount: fn.registers.length,
+    useStart, useReg, useIns, defStart, defReg,
+    defKills: new Uint8Array(kills.data.subarray(0, kills.length)),
+    slots,
+    useSlot(ins, reg) {
+      for (let s = useStart[ins]!; s < useStart[ins + 1]!; s++) if (useReg[s] === reg) return s;
+      return -1;
+    },
+    defSlot(ins, reg) {
+      for (let s = defStart[ins]!; s < defStart[ins + 1]!; s++) if (defReg[s] === reg) return s;
+      return -1;
+    },
+  };
+}
+
+/** 32-bit slots of a register (0 for a predicate). */
+export function slotsOf(r: RegisterSymbol): number {
+  if (r.type === '.pred') return 0;
+  const bytes = typeBytes(r.type) ?? 4;
+  const lanes = r.vector === undefined ? 1 : Number(r.vector.slice(2)) || 1;
+  return Math.max(1, Math.ceil(bytes / 4)) * lanes;
+}
+
+/** Whether the destination writes only a component (`%v.x`) of vector register `r`. */
+function writesComponent(fn: FunctionModel, dest: A.Expression | undefined, r: RegisterSymbol): boolean {
+  if (dest === undefined) return false;
+  if (dest.kind === 'Name') return dest.component !== undefined && fn.resolve(dest) === r;
+  if (dest.kind === 'Vector' || dest.kind === 'List') return dest.elements.some((e) => writesComponent(fn, e, r));
+  if (dest.kind === 'PredPair') return writesComponent(fn, dest.first, r) || writesComponent(fn, dest.second, r);
+  return false;
+}
+
+/** The register table of a function, cached by the context. */
+export const registerTableAnalysis: FunctionAnalysis<RegisterTable> = {
+  name: 'registerTable',
+  compute: (_ctx, fn) => buildRegisterTable(fn),
+};
+
+// ---------------------------------------------------------------- bit sets
+
+/** Words of a bit set of `bits` bits. */
+export function bitWords(bits: number): number {
+  return (bits + 31) >>> 5;
+}
+
+function orInto(a: Uint32Array, b: Uint32Array): void {
+  for (let i = 0; i < a.length; i++) a[i]! |= b[i]!;
+}
+
+function sameBits(a: Uint32Array, b: Uint32Array): boolean {
+  if (a === b) return true;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Clears bits [from, to). */
+function clearRange(a: Uint32Array, from: number, to: number): void {
+  if (from >= to) return;
+  const fw = from >>> 5;
+  const tw = (to - 1) >>> 5;
+  const fmask = ~0 << (from & 31);
+  const tmask = (to & 31) === 0 ? ~0 : ~(~0 << (to & 31));
+  if (fw === tw) {
+    a[fw]! &= ~(fmask & tmask);
+    return;
+  }
+  a[fw]! &= ~fmask;
+  for (let w = fw + 1; w < tw; w++) a[w] = 0;
+  a[tw]! &= ~tmask;
+}
+
+/** Appends the set bits in [from, to) to `out`. */
+function collectRange(a: Uint32Array, from: number, to: number, out: number[]): void {
+  for (let b = from; b < to;) {
+    const word = a[b >>> 5]! >>> (b & 31);
+    if (word === 0) {
+      b = (b | 31) + 1;
+      continue;
+    }
+    if ((word & 1) !== 0) out.push(b);
+    b++;
+  }
+}
+
+const EMPTY = new Uint32Array(0);
+
+/** Bit sets of one size carved out of large chunks: the solver makes a few
+ *  per block visit, and one typed array (with its own buffer) each would cost
+ *  more than the work on them. */
+export class BitPool {
+  private chunk: Uint32Array;
+  private used = 0;
+  private readonly chunkWords: number;
+  /** `expected`: about how many sets will be asked for (a few per block). */
+  constructor(readonly words: number, expected = 64) {
+    this.chunkWords = Math.max(words * Math.min(Math.max(expected, 16), 4096), 64);
+    this.chunk = words === 0 ? EMPTY : new Uint32Array(this.chunkWords);
+  }
+  /** A zeroed bit set. */
+  alloc(): Uint32Array {
+    const w = this.words;
+    if (w === 0) return EMPTY;
+    if (this.used + w > this.chunk.length) {
+      this.chunk = new Uint32Array(this.chunkWords);
+      this.used = 0;
+    }
+    const v = this.chunk.subarray(this.used, this.used + w);
+    this.used += w;
+    return v;
+  }
+  copy(src: Uint32Array): Uint32Array {
+    const v = this.alloc();
+    v.set(src);
+    return v;
+  }
+}
+
+/** Union lattice over bit sets from a pool. The solver's join shares its
+ *  first input with a predecessor's output, so the first join of a block
+ *  copies; later joins of the same block reuse that copy. */
+export function bitsetLattice(pool: BitPool): {
+  initial: () => Uint32Array;
+  join: (a: Uint32Array, b: Uint32Array) => Uint32Array;
+  equals: (a: Uint32Array, b: Uint32Array) => boolean;
+} {
+  let owned: Uint32Array | undefined;
+  return {
+    initial: () => pool.alloc(),
+    join: (a, b) => {
+      let r = a;
+      if (r !== owned) {
+        r = pool.copy(a);
+        owned = r;
+      }
+      orInto(r, b);
+      return r;
+    },
+    equals: sameBits,
+  };
+}
+
+/** The bit sets of every block, one after another in one array. */
+export function flatten(sets: readonly Uint32Array[], words: number): Uint32Array {
+  const flat = new Uint32Array(sets.length * words);
+  for (let b = 0; b < sets.length; b++) flat.set(sets[b]!, b * words);
+  return flat;
+}
+
+// ---------------------------------------------------------------- reaching definitions
+
+export interface ReachingDefinitions {
+  readonly fn: FunctionModel;
+  readonly table: RegisterTable;
+  readonly definitionCount: number;
+  /** Definition ids of register r: [regBase[r], regBase[r+1]); regBase[r] is its entry definition. */
+  readonly regBase: Int32Array;
+  /** Instruction of each definition (ENTRY for an entry definition). */
+  readonly defIns: Int32Array;
+  /** Register of each definition. */
+  readonly defRegOf: Int32Array;
+  /** Definition id of each def slot of the table. */
+  readonly defIdOfSlot: Int32Array;
+  /** Definitions reaching each use slot: rdDef[rdStart[s], rdStart[s+1]). */
+  readonly rdStart: Int32Array;
+  readonly rdDef: Int32Array;
+  /** Use slots each definition reaches: duUse[duStart[d], duStart[d+1]). */
+  readonly duStart: Int32Array;
+  readonly duUse: Int32Array;
+  /** 1 for a register in SSA form here: written at most once, by a whole,
+   *  unguarded write that dominates every read (or never written). Its reads
+   *  see that one definition; it takes no part in the bit-set dataflow. */
+  readonly simple: Uint8Array;
+  /** Bit of each definition in the dataflow bit sets (-1 for a simple register's). */
+  readonly bitOfDef: Int32Array;
+  /** Words per block in `atBlockStart`. */
+  readonly bitWords: number;
+  /** Definitions (of non-simple registers) reaching each block's start, by
+   *  bit: block b's set is words [b * bitWords, (b + 1) * bitWords). */
+  readonly atBlockStart: Uint32Array;
+  /** Block visits the solver needed. */
+  readonly visits: number;
+  /** Whether definition `d` reaches the start of `block` (simple registers: undefined; ask liveness). */
+  reachesBlockStart(d: number, block: number): boolean | undefined;
+  /** Instructions whose definitions of `reg` reach its read at `ins` (ENTRY for the entry value), ascending. */
+  reaching(ins: number, reg: number | RegisterSymbol): number[];
+  /** Instructions reading the value `ins` writes into `reg`, ascending. */
+  usesOf(ins: number, reg: number | RegisterSymbol): number[];
+  /** Instructions writing `reg` (ENTRY first, for its entry value). */
+  definitionsOf(reg: number | RegisterSymbol): number[];
+}
+
+const regId = (r: number | RegisterSymbol): number => (typeof r === 'number' ? r : r.id);
+
+/** Pre/post numbers of the dominator tree, for O(1) dominance. */
+function domNumbers(idom: Int32Array, root: number, count: number): { pre: Int32Array; post: Int32Array } {
+  const head = new Int32Array(count).fill(-1);
+  const nextSibling = new Int32Array(count).fill(-1);
+  for (let b = count - 1; b >= 0; b--) {
+    const p = idom[b]!;
+    if (b === root || p < 0) continue;
+    nextSibling[b] = head[p]!;
+    head[p] = b;
+  }
+  const pre = new Int32Array(count).fill(-1);
+  const post = new Int32Array(count).fill(-1);
+  let clock = 0;
+  const stack: number[] = [root];
+  const child = new Int32Array(count).fill(-2);
+  pre[root] = clock++;
+  while (stack.length > 0) {
+    const x = stack[stack.length - 1]!;
+    const c = child[x] === -2 ? head[x]! : nextSibling[child[x]!]!;
+    if (c === -1) {
+      post[x] = clock++;
+      stack.pop();
+      continue;
+    }
+    child[x] = c;
+    pre[c] = clock++;
+    stack.push(c);
+  }
+  return { pre, post };
+}
+
+function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): ReachingDefinitions {
+  const cfg = ctx.cfg(fn);
+  const t = ctx.get(fn, registerTableAnalysis);
+  const R = t.registerCount;
+  const n = t.instructionCount;
+  const { defStart, defReg, defKills, useStart, useReg, useIns } = t;
+  const defSlots = defReg.length;
+  const U = useReg.length;
+  // Definition ids grouped by register, entry definition first.
+  const regBase = new Int32Array(R + 1);
+  for (let s = 0; s < defSlots; s++) regBase[defReg[s]! + 1]!++;
+  for (let r = 0; r < R; r++) regBase[r + 1]! += regBase[r]! + 1;
+  const D = R === 0 ? 0 : regBase[R]!;
+  const defIns = new Int32Array(D).fill(ENTRY);
+  const defRegOf = new Int32Array(D);
+  const defIdOfSlot = new Int32Array(defSlots);
+  const next = new Int32Array(R);
+  for (let r = 0; r < R; r++) {
+    next[r] = regBase[r]! + 1;
+    for (let d = regBase[r]!; d < regBase[r + 1]!; d++) defRegOf[d] = r;
+  }
+  for (let i = 0; i < n; i++) {
+    for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
+      const d = next[defReg[s]!]!++;
+      defIns[d] = i;
+      defIdOfSlot[s] = d;
+    }
+  }
+
+  // Simple registers: no write, or one killing write dominating every read.
+  const simple = new Uint8Array(R);
+  const dom = ctx.dominators(fn);
+  const { pre, post } = domNumbers(dom.idom, dom.root, cfg.blocks.length + 1);
+  const blockOf = cfg.blockOf;
+  for (let r = 0; r < R; r++) {
+    const count = regBase[r + 1]! - regBase[r]! - 1;
+    if (count === 0) simple[r] = 1;
+    else if (count === 1) simple[r] = 2; // candidate: checked against every read below
+  }
+  for (let s = 0; s < defSlots; s++) if (defKills[s] === 0) simple[defReg[s]!] = 0;
+  for (let u = 0; u < U; u++) {
+    const r = useReg[u]!;
+    if (simple[r] !== 2) continue;
+    const i = useIns[u]!;
+    const di = defIns[regBase[r]! + 1]!;
+    const bd = blockOf[di]!;
+    const bu = blockOf[i]!;
+    const dominates = bd === bu
+      ? di < i
+      : pre[bd] !== -1 && pre[bu] !== -1 && pre[bd]! < pre[bu]! && post[bu]! < post[bd]!;
+    if (!dominates) simple[r] = 0;
+  }
+  for (let r = 0; r < R; r++) if (simple[r] === 2) simple[r] = 1;
+
+  // Bits for the definitions of the other registers.
+  const bitOfDef = new Int32Array(D).fill(-1);
+  const bitBase = new Int32Array(R);
+  const bitEnd = new Int32Array(R);
+  let bits = 0;
+  for (let r = 0; r < R; r++) {
+    bitBase[r] = bits;
+    if (simple[r] === 0) for (let d = regBase[r]!; d < regBase[r + 1]!; d++) bitOfDef[d] = bits++;
+    bitEnd[r] = bits;
+  }
+  const bitToDef = new Int32Array(bits);
+  for (let d = 0; d < D; d++) if (bitOfDef[d]! >= 0) bitToDef[bitOfDef[d]!] = d;
+  const words = bitWords(bits);
+  const apply = (state: Uint32Array, i: number): void => {
+    for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
+      const b = bitOfDef[defIdOfSlot[s]!]!;
+      if (b === -1) continue;
+      if (defKills[s] === 1) {
+        const r = defReg[s]!;
+        clearRange(state, bitBase[r]!, bitEnd[r]!);
+      }
+      state[b >>> 5]! |= 1 << (b & 31);
+    }
+  };
+  const pool = new BitPool(words, 4 * cfg.blocks.length);
+  const lattice = bitsetLattice(pool);
+  const result = bits === 0
+    ? { atStart: cfg.blocks.map(() => EMPTY), visits: 0 }
+    : solve(cfg, {
+      direction: 'forward',
+      boundary: () => {
+        const b = pool.alloc();
+        for (let r = 0; r < R; r++) {
+          if (simple[r] === 1) continue;
+          const x = bitOfDef[regBase[r]!]!;
+          b[x >>> 5]! |= 1 << (x & 31);
+        }
+        return b;
+      },
+      initial: lattice.initial,
+      join: lattice.join,
+      equals: lattice.equals,
+      transfer: (block: BasicBlock, input: Uint32Array) => {
+        const out = pool.copy(input);
+        for (let i = block.start; i < block.end; i++) apply(out, i);
+        return out;
+      },
+    });
+  const atBlockStart = flatten(result.atStart, words);
+
+  // Per use slot, the reaching definitions (slots are numbered in
+  // instruction order and blocks are contiguous ranges in order).
+  const rdStart = new Int32Array(U + 1);
+  const rd = REACHING.reset();
+  const scratch: number[] = [];
+  const state = new Uint32Array(words);
+  for (const block of cfg.blocks) {
+    if (block.start === block.end) continue;
+    state.set(result.atStart[block.id]!);
+    for (let i = block.start; i < block.end; i++) {
+      for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
+        rdStart[s] = rd.length;
+        const r = useReg[s]!;
+        if (simple[r] === 1) {
+          rd.push(regBase[r + 1]! - 1);
+          continue;
+        }
+        scratch.length = 0;
+        collectRange(state, bitBase[r]!, bitEnd[r]!, scratch);
+        for (const b of scratch) rd.push(bitToDef[b]!);
+      }
+      if (bits !== 0) apply(state, i);
+    }
+  }
+  rdStart[U] = rd.length;
+  const rdDef = rd.take();
+
+  // The inverse: use slots of each definition.
+  const duStart = new Int32Array(D + 1);
+  for (let k = 0; k < rdDef.length; k++) duStart[rdDef[k]! + 1]!++;
+  for (let d = 0; d < D; d++) duStart[d + 1]! += duStart[d]!;
+  const fill = duStart.slice(0, D);
+  const duUse = new Int32Array(rdDef.length);
+  for (let s = 0; s < U; s++) {
+    for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) duUse[fill[rdDef[k]!]!++] = s;
+  }
+
+  return {
+    fn, table: t, definitionCount: D, regBase, defIns, defRegOf, defIdOfSlot, rdStart, rdDef, duStart, duUse,
+    simple, bitOfDef,
+    bitWords: words,
+    atBlockStart,
+    visits: result.visits,
+    reachesBlockStart(d, block) {
+      const b = bitOfDef[d]!;
+      if (b === -1) return undefined;
+      return ((atBlockStart[block * words + (b >>> 5)]! >>> (b & 31)) & 1) === 1;
+    },
+    reaching(ins, reg) {
+      const s = t.useSlot(ins, regId(reg));
+      if (s === -1) return [];
+      const out: number[] = [];
+      for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) out.push(defIns[rdDef[k]!]!);
+      return out.sort((a, b) => a - b);
+    },
+    usesOf(ins, reg) {
+      const s = t.defSlot(ins, regId(reg));
+      if (s === -1) return [];
+      const d = defIdOfSlot[s]!;
+      const out: number[] = [];
+      for (let k = duStart[d]!; k < duStart[d + 1]!; k++) out.push(useIns[duUse[k]!]!);
+      return out.sort((a, b) => a - b);
+    },
+    definitionsOf(reg) {
+      const r = regId(reg);
+      const out: number[] = [];
+      for (let d = regBase[r]!; d < regBase[r + 1]!; d++) out.push(defIns[d]!);
+      return out;
+    },
+  };
+}
+
+/** Reaching definitions and def-use chains: `ctx.get(fn, reachingDefinitionsAnalysis)`. */
+export const reachingDefinitionsAnalysis: FunctionAnalysis<ReachingDefinitions> = {
+  name: 'reachingDefinitions',
+  compute: computeReachingDefinitions,
+};

@@ -1,0 +1,1380 @@
+// Uniformity: for every register definition and read, whether its value may
+// differ between the threads of a warp, or between the warps of a CTA, with
+// the reason as a readable chain; for every conditional branch whether its
+// condition is uniform; for every block whether some threads may skip it; for
+// every loop whether it exits on a thread-varying condition.
+//
+// A variance is two bits: WARP (may differ within a warp) and CTA (may differ
+// within the CTA). WARP implies CTA, so a value is `uniform` (0),
+// `warp-uniform` (CTA only: equal in each warp, may differ between warps) or
+// `thread-varying` (both).
+//
+// Rules (CATALOG.md, "Facts every check shares", made precise):
+//
+// Seeds. %tid, %laneid, %lanemask_*, %clock*, %globaltimer*, %pm* vary per
+// thread; %warpid and %smid per warp; %ctaid, %ntid, %nctaid, %nwarpid and the
+// grid constants are uniform (the table in isa/sregs.ts). Immediates and
+// symbol addresses are uniform. A `.func`'s `.reg` parameters are
+// thread-varying (each calling thread passes its own); so is every `ld.param`
+// inside a `.func`, and a call's results (register returns, and in a kernel
+// `ld.param` of a call's argument/return `.param` variables): no
+// interprocedural facts. An undefined register (read before any write on some
+// path) carries no thread-dependent source and counts as uniform: reading it
+// is a correctness finding, not variance.
+//
+// Loads. The result is as varying as the address, the guard, and:
+//  - `ld.const`, `ld.param` of a kernel parameter in an `.entry`, `ldu` and
+//    `ld.global.nc` (memory read-only while the kernel runs): nothing more, so
+//    uniform at a uniform address;
+//  - a broadcast (below): nothing more;
+//  - every other load (global, local, shared, generic, tex/surface):
+//    thread-varying (memory may be written per thread).
+// The state space is the instruction's, else that of the symbol the address
+// derives from (through mov/cvta/cvt/add/sub with single reaching
+// definitions).
+//
+// Shared-memory broadcast. A shared load (`ld.shared`, or a generic `ld`
+// whose address derives from a `.shared` symbol) is CTA-uniform when:
+//  1. its address is CTA-uniform and is symbol S plus a constant offset c;
+//  2. every instruction that may write bytes [c, c+width) of S is a plain
+//     `st` to exactly S+c with the same width (no atomic, async copy,
+//     mbarrier, `st.async`, or store at an overlapping other offset), and no
+//     write anywhere may alias it: no store to S at a non-constant offset, no
+//     shared or generic write whose symbol is unknown, no `call`;
+//  3. each such store is single-thread guarded (by a guard `@p`, or a branch
+//     the store's block is control-dependent on and dominated by the equal
+//     side of, whose predicate is `setp.eq`/`setp.ne` of %tid.{x,y,z} (directly
+//     or through mov/cvt) against an immediate), or stores a CTA-uniform value;
+//  4. every path from such a store to the load, and from the load to such a
+//     store, passes a CTA barrier (`bar.sync`/`barrier.sync`/`bar.red`/
+//     `barrier.red`, `.cta`/`.aligned` allowed, without a thread count or with
+//     one equal to the known block size): no thread can write the value in the
+//     phase where others read it.
+// (The same-symbol, same-constant-offset case only.)
+//
+// Warp collectives, results: `vote` (any/all/uni/ballot), `redux.sync`,
+// `activemask` and `match.all` (both results) are warp-uniform (CTA-varying);
+// `shfl.idx` is warp-uniform when its lane operand is warp-uniform and its
+// clamp operand an immediate with no segment mask (bits 8-12 zero), and then
+// also CTA-uniform when every operand is; `shfl` up/down/bfly, `match.any`, the
+// predicate of `elect.sync` (its lane result is warp-uniform) are
+// thread-varying; `bar.red` results are uniform (warp-uniform with a thread
+// count). Atomics, mbarrier, matrix (mma/wmma/wgmma/ldmatrix/movmatrix/
+// tcgen05), texture/surface loads, alloca/stacksave and multimem results are
+// thread-varying. Everything else is a pure function of its operands (the
+// guard included: a varying guard leaves the old value in some threads).
+//
+// A read is as varying as the definitions reaching it (reaching-definitions),
+// plus sync dependence: for a conditional branch b whose condition is varying
+// at a level (`@p bra`, `brx.idx`, `@p ret/exit`), let P be its immediate
+// post-dominator and the region the blocks reachable from b's successors
+// without passing P. A register with a definition in the region that reaches
+// the start of a join block J (P itself when P is a block, or a region block
+// reachable from two different successors of b) is "merged" at J: until it is
+// written again, every read of it on paths from J is varying at that level
+// (the threads that took different paths hold different values). This makes
+// values carried out of a loop that exits on a varying condition varying
+// after the loop (P is the exit block), while loop counters inside the loop
+// stay uniform; an exit-only bypass (`@p exit`, P the virtual exit, no join)
+// merges nothing. (Whether a definition reaches J comes from the reaching-
+// definition bit sets, or, for a register written once by a write that
+// dominates all its reads, from liveness at J.)
+//
+// Branches and blocks: a branch's variance is that of its condition read. A
+// block is reached under divergent control at a level when it is
+// (transitively) control-dependent on a branch varying at that level. A loop
+// exits on a varying condition when an exit edge to a block leaves from a
+// block that is a varying branch or is (transitively, within the loop)
+// control-dependent on one.
+//
+// Reasons: each value records, per level, what first made it vary (an
+// operand's reaching definition, a seed, or a merge after a branch), so a
+// chain reads back to a seed: `%r7 ← add at line 14 ← %r1 ← %tid.x at line 12`,
+// `%r4 merged at line 22 after the branch at line 16 ← %p2 ← setp at line 15 ← ...`.
+//
+// The fixpoint: a sparse worklist over instructions along def-use chains
+// (each value's variance only grows, at most twice), alternating with the
+// merged-register dataflow (on the one solver) when branches become varying,
+// and with re-checking broadcast stores' values.
+import type * as A from '../../parser/ast.js';
+import { SPECIAL_REGISTERS, type SregSpec } from '../../parser/isa/sregs.js';
+import type { Cfg } from '../builder.js';
+import type { AnalysisContext, FunctionAnalysis } from '../context.js';
+import type { DomTree } from '../dominators.js';
+import type { FlatInstruction, FunctionModel, RegisterSymbol, VariableSymbol } from '../symbols.js';
+import { typeBytes } from '../symbols.js';
+import { BitPool, bitsetLattice, bitWords, ENTRY, reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
+import { livenessAnalysis, type Liveness } from './liveness.js';
+import { solve } from './solver.js';
+
+/** May differ between the threads of one warp. */
+export const WARP = 1;
+/** May differ between the threads of one CTA. */
+export const CTA = 2;
+/** 0 (uniform), CTA (warp-uniform, CTA-varying) or CTA|WARP (thread-varying). */
+export type Variance = number;
+export type UniformityLevel = 'cta' | 'warp';
+
+const bitOf = (level: UniformityLevel): number => (level === 'cta' ? CTA : WARP);
+const norm = (v: number): number => v | ((v & WARP) << 1);
+
+/** `uniform`, `warp-uniform` (varies between warps) or `thread-varying`. */
+export function varianceWord(v: Variance): 'uniform' | 'warp-uniform' | 'thread-varying' {
+  return (v & WARP) !== 0 ? 'thread-varying' : (v & CTA) !== 0 ? 'warp-uniform' : 'uniform';
+}
+
+// ---------------------------------------------------------------- opcode semantics
+
+const K_PURE = 0;
+const K_LOAD = 1;
+const K_VARYING = 2;
+const K_WARP_COLLECTIVE = 3;
+const K_SHFL = 4;
+const K_ELECT = 5;
+const K_BAR_RED = 6;
+const K_CALL = 7;
+
+// Seeds: why a value varies when no operand explains it.
+const SEED_SREG = 0;
+const SEED_ATOMIC = 1;
+const SEED_MEMORY = 2;
+const SEED_FUNC_PARAM = 3;
+const SEED_CALL = 4;
+const SEED_SHUFFLE = 5;
+const SEED_WARP_COLLECTIVE = 6;
+const SEED_OPAQUE = 7;
+const SEED_PARAM_REG = 8;
+const SEED_ELECT = 9;
+const SEED_CALL_PARAM = 10;
+const SEED_BAR_COUNT = 11;
+const SEED_NO_CONDITION = 12;
+const seed = (code: number): number => -1 - code;
+
+const SEED_TEXT: readonly string[] = [
+  '', 'atomic result', 'load from memory written per thread', 'argument of a .func',
+  'result of a call', 'lane-dependent shuffle', 'warp collective: equal within a warp only',
+  'result differs per thread', 'parameter of a .func', 'elected-thread predicate',
+  'argument or return value of a call', 'barrier reduction over a thread subset', 'branch without a known condition',
+];
+
+/** Opcodes whose results vary per thread regardless of operands. */
+const VARYING_OPCODES: ReadonlyMap<string, number> = new Map([
+  ['atom', SEED_ATOMIC],
+  ...['mbarrier', 'mma', 'wmma', 'wgmma', 'ldmatrix', 'movmatrix', 'tcgen05', 'tex', 'tld4', 'suld',
+    'alloca', 'stacksave', 'multimem', 'clusterlaunchcontrol'].map((o): [string, number] => [o, SEED_OPAQUE]),
+]);
+
+/** The state space a modifier names (`.shared::cta` → `.shared`), or undefined. */
+function spaceOf(modifiers: readonly string[]): string | undefined {
+  for (const m of modifiers) {
+    switch (m) {
+      case '.const': case '.param': case '.shared': case '.global': case '.local': return m;
+      case '.shared::cta': return '.shared';
+      case '.shared::cluster': return m;
+      case '.param::entry': case '.param::func': return '.param';
+      default: break;
+    }
+  }
+  return undefined;
+}
+
+/** Bytes an access moves (type times vector lanes), when known. */
+function accessWidth(modifiers: readonly string[]): number | undefined {
+  let lanes = 1;
+  let bytes: number | undefined;
+  for (const m of modifiers) {
+    if (m === '.v2' || m === '.v4' || m === '.v8') lanes = Number(m.slice(2));
+    else {
+      const b = typeBytes(m);
+      if (b !== undefined) bytes = b;
+    }
+  }
+  return bytes === undefined ? undefined : bytes * lanes;
+}
+
+function constValue(e: A.Expression): number | undefined {
+  switch (e.kind) {
+    case 'Int': return Number(e.value);
+    case 'Unary': {
+      const v = constValue(e.arg);
+      return v === undefined ? undefined : e.op === '-' ? -v : e.op === '+' ? v : e.op === '~' ? ~v : undefined;
+    }
+    case 'Binary': {
+      const l = constValue(e.left);
+      const r = constValue(e.right);
+      if (l === undefined || r === undefined) return undefined;
+      return e.op === '+' ? l + r : e.op === '-' ? l - r : e.op === '*' ? l * r : undefined;
+    }
+    case 'List': return e.elements.length === 1 ? constValue(e.elements[0]!) : undefined;
+    default: return undefined;
+  }
+}
+
+const SREG_NAMES: ReadonlySet<string> = new Set(SPECIAL_REGISTERS.map((r) => r.name));
+/** Whether a name may denote a special register (exact names, and the numbered families). */
+function maySreg(name: string): boolean {
+  return SREG_NAMES.has(name) || name.startsWith('%envreg') || name.startsWith('%pm');
+}
+
+function sregVariance(spec: SregSpec): Variance {
+  return spec.variance === 'thread' ? CTA | WARP : spec.variance === 'warp' ? CTA : 0;
+}
+
+function isCtaBarrier(node: A.Instruction, blockThreads: number | undefined): boolean {
+  if (node.opcode !== 'bar' && node.opcode !== 'barrier') return false;
+  const m = node.modifiers;
+  if (m.includes('.warp') || m.includes('.arrive') || m.some((x) => x.startsWith('.cluster'))) return false;
+  const red = m.includes('.red');
+  if (!red && !m.includes('.sync')) return false;
+  // bar.sync a{, b}; bar.red.op d, a{, b}, {!}c: the thread count b.
+  const count = red ? (node.operands.length === 4 ? node.operands[2] : undefined) : node.operands[1];
+  if (count === undefined) return true;
+  const v = constValue(count);
+  return v !== undefined && blockThreads !== undefined && v === blockThreads;
+}
+
+// ---------------------------------------------------------------- results
+
+export interface BranchFact {
+  /** The block ending in the branch. */
+  readonly block: number;
+  /** The branch instruction (`@p bra`, `brx.idx`, `@p ret` ...). */
+  readonly instruction: number;
+  /** Variance of its condition. */
+  readonly variance: Variance;
+}
+
+export interface LoopFact {
+  /** Index in `ctx.loops(fn).loops`. */
+  readonly loop: number;
+  readonly header: number;
+  /** Variance of the decision to leave the loop. */
+  readonly exitVariance: Variance;
+  /** A branch block responsible, or -1. */
+  readonly exitBranch: number;
+}
+
+export interface Uniformity {
+  readonly fn: FunctionModel;
+  /** Variance of the value `reg` has when instruction `ins` reads it (0 when it does not). */
+  useVariance(ins: number, reg: number | RegisterSymbol): Variance;
+  /** Variance of the value instruction `ins` writes into `reg` (0 when it does not). */
+  defVariance(ins: number, reg: number | RegisterSymbol): Variance;
+  /** Variance of an operand expression of instruction `ins` (registers, special registers, immediates). */
+  operandVariance(ins: number, operand: A.Expression): Variance;
+  /** Whether the read of `reg` at `ins` is uniform at a level. */
+  isUniform(ins: number, reg: number | RegisterSymbol, level: UniformityLevel): boolean;
+  /** Conditional branches (blocks with two or more successors). */
+  readonly branches: readonly BranchFact[];
+  /** The branch ending `block`, if it is conditional. */
+  branchOf(block: number): BranchFact | undefined;
+  /** Variance of the condition of the branch instruction `ins` (0 when not a conditional branch). */
+  branchVariance(ins: number): Variance;
+  /** Whether some threads may skip the block, by level. */
+  blockDivergence(block: number): Variance;
+  /** Per loop of `ctx.loops(fn)`. */
+  readonly loops: readonly LoopFact[];
+  /** Shared loads recognized as broadcasts (instruction indices). */
+  readonly broadcasts: readonly number[];
+  /** Why the read of `reg` at `ins` varies at a level, as a chain; undefined when uniform. */
+  explainUse(ins: number, reg: number | RegisterSymbol, level?: UniformityLevel): string | undefined;
+  /** Why the value `ins` writes into `reg` varies at a level; undefined when uniform. */
+  explainDef(ins: number, reg: number | RegisterSymbol, level?: UniformityLevel): string | undefined;
+  /** Why the branch ending `block` is varying; undefined when uniform. */
+  explainBranch(block: number, level?: UniformityLevel): string | undefined;
+  /** Worklist steps, merged-register solves and broadcast re-checks, for tests of cost. */
+  readonly stats: { readonly evaluations: number; readonly rounds: number; readonly regionBlocks: number; readonly merges: number };
+}
+
+interface Base {
+  readonly sym: VariableSymbol;
+  /** Constant byte offset, or undefined when it is not constant. */
+  readonly offset: number | undefined;
+}
+
+const LOAD_UNIFORM_AT_ADDRESS = 0;
+const LOAD_MEMORY = 1;
+const LOAD_FUNC_PARAM = 2;
+const LOAD_CALL_PARAM = 3;
+const LOAD_SHARED = 4;
+
+/** What the fixpoint leaves for the queries. */
+interface Solved {
+  readonly cfg: Cfg;
+  readonly rd: ReachingDefinitions;
+  readonly useVar: Uint8Array;
+  readonly defVar: Uint8Array;
+  readonly defWhyW: Int32Array;
+  readonly defWhyC: Int32Array;
+  readonly useWhyW: Int32Array;
+  readonly useWhyC: Int32Array;
+  readonly branchVar: Uint8Array;
+  readonly branchWhyW: Int32Array;
+  readonly branchWhyC: Int32Array;
+  readonly termBlock: Int32Array;
+  readonly mergeBlock: readonly number[];
+  readonly mergeReg: readonly number[];
+  readonly mergeBranch: readonly number[];
+  readonly mergeBits: readonly number[];
+  readonly divergence: Uint8Array;
+  readonly loopFacts: readonly LoopFact[];
+  readonly branches: readonly BranchFact[];
+  readonly broadcasts: readonly number[];
+  readonly stats: Uniformity['stats'];
+}
+
+function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
+  const cfg = ctx.cfg(fn);
+  const rd = ctx.get(fn, reachingDefinitionsAnalysis);
+  const t = rd.table;
+  const n = t.instructionCount;
+  const R = t.registerCount;
+  const B = cfg.blocks.length;
+  const D = rd.definitionCount;
+  const U = t.useReg.length;
+  const { useStart, useReg, useIns, defStart } = t;
+  const { rdStart, rdDef, duStart, duUse, defIns, defIdOfSlot } = rd;
+  const blockOf = cfg.blockOf;
+  const ins = fn.instructions;
+  const dims = ctx.blockSize(fn);
+  const blockThreads = dims === undefined ? undefined : dims[0] * dims[1] * dims[2];
+
+  // ------------------------------------------------------------ state
+  const defVar = new Uint8Array(D);
+  const useVar = new Uint8Array(U);
+  const taint = new Uint8Array(U);
+  const defWhyW = new Int32Array(D);
+  const defWhyC = new Int32Array(D);
+  const useWhyW = new Int32Array(U);
+  const useWhyC = new Int32Array(U);
+  const branchVar = new Uint8Array(B);
+  const branchWhyW = new Int32Array(B);
+  const branchWhyC = new Int32Array(B);
+  const termBlock = new Int32Array(n).fill(-1);
+  const kind = new Uint8Array(n);
+  const seedOf = new Int8Array(n);
+  const sregVar = new Uint8Array(n);
+  const loadClass = new Uint8Array(n);
+  const guardSlot = new Int32Array(n).fill(-1);
+
+  // Entry definitions: `.func` register parameters vary.
+  for (const r of fn.registers) {
+    if (!r.isParam) continue;
+    const d = rd.regBase[r.id]!;
+    defVar[d] = CTA | WARP;
+    defWhyW[d] = defWhyC[d] = seed(SEED_PARAM_REG);
+  }
+
+  // Conditional branches.
+  for (const b of cfg.blocks) {
+    if (b.succs.length >= 2 && b.end > b.start) termBlock[b.end - 1] = b.id;
+  }
+
+  // ------------------------------------------------------------ address bases
+  const baseMemo = new Map<number, Base | null>();
+  const resolveExpr = (i: number, e: A.Expression, depth: number): Base | undefined => {
+    if (depth > 16) return undefined;
+    switch (e.kind) {
+      case 'Name': {
+        const s = fn.resolve(e);
+        if (s?.kind === 'variable') return { sym: s, offset: 0 };
+        if (s?.kind === 'register') return resolveReg(i, s.id, depth);
+        return undefined;
+      }
+      case 'Binary': {
+        if (e.op !== '+' && e.op !== '-') return undefined;
+        const c = constValue(e.right);
+        const l = resolveExpr(i, e.left, depth + 1);
+        if (l !== undefined) {
+          return { sym: l.sym, offset: c === undefined || l.offset === undefined ? undefined : e.op === '+' ? l.offset + c : l.offset - c };
+        }
+        if (e.op === '+') {
+          const c2 = constValue(e.left);
+          const r = resolveExpr(i, e.right, depth + 1);
+          if (r !== undefined) return { sym: r.sym, offset: c2 === undefined || r.offset === undefined ? undefined : r.offset + c2 };
+        }
+        return undefined;
+      }
+      case 'List': return e.elements.length === 1 ? resolveExpr(i, e.elements[0]!, depth + 1) : undefined;
+      default: return undefined;
+    }
+  };
+  const singleDef = (i: number, reg: number): number => {
+    const s = t.useSlot(i, reg);
+    if (s === -1 || rdStart[s + 1]! - rdStart[s]! !== 1) return -1;
+    const d = rdDef[rdStart[s]!]!;
+    return defIns[d] === ENTRY ? -1 : d;
+  };
+  const resolveReg = (i: number, reg: number, depth: number): Base | undefined => {
+    const d = singleDef(i, reg);
+    if (d === -1) return undefined;
+    const hit = baseMemo.get(d);
+    if (hit !== undefined) return hit ?? undefined;
+    baseMemo.set(d, null);
+    const j = defIns[d]!;
+    const node = ins[j]!.node;
+    const ops = node.operands;
+    let out: Base | undefined;
+    if ((node.opcode === 'mov' || node.opcode === 'cvta' || node.opcode === 'cvt') && ops.length === 2) {
+      out = resolveExpr(j, ops[1]!, depth + 1);
+    } else if ((node.opcode === 'add' || node.opcode === 'sub') && ops.length === 3) {
+      const ca = constValue(ops[1]!);
+      const cb = constValue(ops[2]!);
+      const ra = ca === undefined ? resolveExpr(j, ops[1]!, depth + 1) : undefined;
+      const rb = cb === undefined && node.opcode === 'add' ? resolveExpr(j, ops[2]!, depth + 1) : undefined;
+      if (ra !== undefined && rb === undefined) {
+        out = { sym: ra.sym, offset: cb === undefined || ra.offset === undefined ? undefined : node.opcode === 'add' ? ra.offset + cb : ra.offset - cb };
+      } else if (rb !== undefined && ra === undefined) {
+        out = { sym: rb.sym, offset: ca === undefined || rb.offset === undefined ? undefined : rb.offset + ca };
+      }
+    }
+    baseMemo.set(d, out ?? null);
+    return out;
+  };
+  const addressOperand = (node: A.Instruction): A.AddressExpr | undefined => {
+    for (const o of node.operands) if (o.kind === 'Address') return o;
+    return undefined;
+  };
+  const resolveAddress = (i: number, a: A.AddressExpr): Base | undefined =>
+    (a.elements.length === 1 ? resolveExpr(i, a.elements[0]!, 0) : undefined);
+
+  // ------------------------------------------------------------ per-instruction setup
+  const walkSregs = (e: A.Expression): number => {
+    switch (e.kind) {
+      case 'Name': {
+        // Names that cannot be special registers skip the symbol table.
+        if (!maySreg(e.name)) return 0;
+        const s = fn.resolve(e);
+        return s?.kind === 'sreg' ? sregVariance(s.spec) : 0;
+      }
+      case 'Unary': case 'Cast': return walkSregs(e.arg);
+      case 'Binary': return walkSregs(e.left) | walkSregs(e.right);
+      case 'Conditional': return walkSregs(e.test) | walkSregs(e.then) | walkSregs(e.otherwise);
+      case 'Vector': case 'Address': case 'List': {
+        let v = 0;
+        for (const x of e.elements) v |= walkSregs(x);
+        return v;
+      }
+      case 'PredPair': return walkSregs(e.first) | walkSregs(e.second);
+      default: return 0;
+    }
+  };
+  let hasCall = false;
+  const writers: number[] = [];
+  const barriers: number[] = [];
+  const candidates: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const node = ins[i]!.node;
+    const op = node.opcode;
+    if (node.guard !== undefined) {
+      const g = fn.resolveGuard(node.guard);
+      if (g?.kind === 'register') guardSlot[i] = t.useSlot(i, g.id);
+    }
+    const hasDefs = defStart[i + 1]! > defStart[i]!;
+    const operands = node.operands;
+    let sv = 0;
+    for (let k = hasDefs ? 1 : 0; k < operands.length; k++) {
+      const o = operands[k]!;
+      if (o.kind !== 'Int' && o.kind !== 'Float') sv |= walkSregs(o);
+    }
+    sregVar[i] = sv;
+    switch (op) {
+      case 'call': hasCall = true; break;
+      case 'st': case 'atom': case 'red': case 'cp': case 'stmatrix': case 'mbarrier': case 'st.async': case 'red.async':
+      case 'sust': case 'sured':
+        writers.push(i);
+        break;
+      case 'wmma': if (node.modifiers.includes('.store')) writers.push(i); break;
+      case 'bar': case 'barrier': if (isCtaBarrier(node, blockThreads)) barriers.push(i); break;
+      default: break;
+    }
+    if (!hasDefs) continue;
+    const seedCode = VARYING_OPCODES.get(op);
+    if (seedCode !== undefined) {
+      kind[i] = K_VARYING;
+      seedOf[i] = seedCode;
+    } else if (op === 'ld' || op === 'ldu') {
+      kind[i] = K_LOAD;
+      loadClass[i] = classifyLoad(i, node);
+      if (loadClass[i] === LOAD_SHARED) candidates.push(i);
+    } else if (op === 'vote' || op === 'redux' || op === 'activemask' || (op === 'match' && node.modifiers.includes('.all'))) {
+      kind[i] = K_WARP_COLLECTIVE;
+    } else if (op === 'match') {
+      kind[i] = K_VARYING;
+      seedOf[i] = SEED_OPAQUE;
+    } else if (op === 'shfl') {
+      kind[i] = K_SHFL;
+    } else if (op === 'elect') {
+      kind[i] = K_ELECT;
+    } else if (op === 'bar' || op === 'barrier') {
+      kind[i] = K_BAR_RED;
+    } else if (op === 'call') {
+      kind[i] = K_CALL;
+    }
+  }
+
+  function classifyLoad(i: number, node: A.Instruction): number {
+    const addr = addressOperand(node);
+    const base = addr === undefined ? undefined : resolveAddress(i, addr);
+    const m = node.modifiers;
+    const space = spaceOf(m) ?? base?.sym.space;
+    if (node.opcode === 'ldu' || m.includes('.nc')) return space === undefined || space === '.global' ? LOAD_UNIFORM_AT_ADDRESS : LOAD_MEMORY;
+    if (space === '.const') return LOAD_UNIFORM_AT_ADDRESS;
+    if (space === '.param') {
+      if (!fn.isEntry) return LOAD_FUNC_PARAM;
+      if (base !== undefined && !(base.sym.isParam && !base.sym.global)) return LOAD_CALL_PARAM;
+      return LOAD_UNIFORM_AT_ADDRESS;
+    }
+    if (space === '.shared' && base !== undefined && base.offset !== undefined && base.sym.space === '.shared') return LOAD_SHARED;
+    return LOAD_MEMORY;
+  }
+
+  // ------------------------------------------------------------ broadcasts (static part)
+  // bcast: 1 while a load is a broadcast candidate; writers per candidate.
+  const bcast = new Uint8Array(n);
+  const bcastWriters = new Map<number, { readonly writers: number[]; readonly single: boolean[] }>();
+  if (candidates.length > 0 && !hasCall) analyzeBroadcasts();
+
+  function analyzeBroadcasts(): void {
+    interface Write { readonly ins: number; readonly offset: number | undefined; readonly width: number | undefined; readonly plain: boolean }
+    const writesOf = new Map<VariableSymbol, Write[]>();
+    const candidateSyms = new Set<VariableSymbol>();
+    for (const i of candidates) candidateSyms.add(resolveAddress(i, addressOperand(ins[i]!.node)!)!.sym);
+    let unknownSharedWrite = false;
+    for (const i of writers) {
+      const node = ins[i]!.node;
+      const op = node.opcode;
+      const addrs: A.AddressExpr[] = [];
+      node.operands.forEach((o) => { if (o.kind === 'Address') addrs.push(o); });
+      // cp writes its destination (and signals its mbarrier), not its source.
+      const written = op === 'cp' ? addrs.filter((_a, k) => k !== 1) : addrs;
+      const space = spaceOf(node.modifiers);
+      const mayShared = node.modifiers.some((m) => m.startsWith('.shared')) || space === undefined;
+      for (const a of written) {
+        const base = resolveAddress(i, a);
+        if (base === undefined) {
+          if (mayShared) unknownSharedWrite = true;
+          continue;
+        }
+        if (!candidateSyms.has(base.sym)) continue;
+        const plain = op === 'st' && !node.modifiers.includes('.async');
+        const list = writesOf.get(base.sym) ?? [];
+        list.push({ ins: i, offset: base.offset, width: accessWidth(node.modifiers), plain });
+        writesOf.set(base.sym, list);
+      }
+    }
+    if (unknownSharedWrite) return;
+    // Candidate loads grouped by location.
+    const groups = new Map<string, { loads: number[]; writers: number[] }>();
+    const symIds = new Map<VariableSymbol, number>();
+    for (const i of candidates) {
+      const node = ins[i]!.node;
+      const base = resolveAddress(i, addressOperand(node)!)!;
+      const width = accessWidth(node.modifiers);
+      if (width === undefined || base.offset === undefined) continue;
+      const lo = base.offset;
+      let ok = true;
+      const exact: number[] = [];
+      for (const w of writesOf.get(base.sym) ?? []) {
+        if (w.offset === undefined || w.width === undefined) { ok = false; break; }
+        const overlaps = w.offset < lo + width && lo < w.offset + w.width;
+        if (!overlaps) continue;
+        if (w.offset === lo && w.width === width && w.plain) exact.push(w.ins);
+        else { ok = false; break; }
+      }
+      if (!ok) continue;
+      if (!symIds.has(base.sym)) symIds.set(base.sym, symIds.size);
+      const key = `${symIds.get(base.sym)!}:${lo}:${width}`;
+      const g = groups.get(key) ?? { loads: [], writers: exact };
+      g.loads.push(i);
+      groups.set(key, g);
+    }
+    if (groups.size === 0) return;
+    // Barrier separation.
+    const isBar = new Uint8Array(n);
+    const firstBar = new Int32Array(B).fill(-1);
+    for (let k = barriers.length - 1; k >= 0; k--) {
+      const i = barriers[k]!;
+      isBar[i] = 1;
+      firstBar[blockOf[i]!] = i;
+    }
+    const entered = new Uint8Array(B);
+    const reachFree = (sources: readonly number[], targets: readonly number[]): boolean => {
+      entered.fill(0);
+      const stack: number[] = [];
+      const enter = (x: number): void => {
+        if (x === cfg.exit || entered[x] === 1) return;
+        entered[x] = 1;
+        if (firstBar[x] === -1) stack.push(x);
+      };
+      const open: [number, number][] = [];
+      for (const s of sources) {
+        const b = cfg.blocks[blockOf[s]!]!;
+        let j = s + 1;
+        while (j < b.end && isBar[j] === 0) j++;
+        open.push([s, j]);
+        if (j === b.end) for (const y of b.succs) enter(y);
+      }
+      while (stack.length > 0) for (const y of cfg.blocks[stack.pop()!]!.succs) enter(y);
+      for (const tgt of targets) {
+        const bt = blockOf[tgt]!;
+        if (entered[bt] === 1 && (firstBar[bt] === -1 || tgt < firstBar[bt]!)) return true;
+        for (const [s, j] of open) if (blockOf[s] === bt && s < tgt && tgt < j) return true;
+      }
+      return false;
+    };
+    const dom = ctx.dominators(fn);
+    const cd = ctx.controlDependence(fn);
+    for (const g of groups.values()) {
+      if (g.writers.length > 0 && (reachFree(g.writers, g.loads) || reachFree(g.loads, g.writers))) continue;
+      const single = g.writers.map((w) => singleThreadStore(w, dom, cd));
+      for (const l of g.loads) {
+        bcast[l] = 1;
+        bcastWriters.set(l, { writers: g.writers, single });
+      }
+    }
+  }
+
+  /** Is `e` at instruction `i` %tid.{x,y,z}, directly or through one mov/cvt? */
+  function isThreadIndex(i: number, e: A.Expression, depth = 0): boolean {
+    if (e.kind !== 'Name') return false;
+    const s = fn.resolve(e);
+    if (s?.kind === 'sreg') return s.spec.name === '%tid';
+    if (s?.kind !== 'register' || depth > 2) return false;
+    const d = singleDef(i, s.id);
+    if (d === -1) return false;
+    const j = defIns[d]!;
+    const node = ins[j]!.node;
+    return (node.opcode === 'mov' || node.opcode === 'cvt') && node.operands.length === 2 && isThreadIndex(j, node.operands[1]!, depth + 1);
+  }
+
+  /** Does guard `guard` (negated when `negated`) at instruction `i` hold only where %tid equals a constant? */
+  function tidEquality(i: number, guard: A.Guard, negated: boolean): boolean {
+    const sym = fn.resolveGuard(guard);
+    const g = sym?.kind === 'register' ? sym : undefined;
+    if (g === undefined) return false;
+    const d = singleDef(i, g.id);
+    if (d === -1) return false;
+    const j = defIns[d]!;
+    const node = ins[j]!.node;
+    if (node.opcode !== 'setp' || node.operands.length !== 3) return false;
+    let eq = node.modifiers.includes('.eq') ? true : node.modifiers.includes('.ne') ? false : undefined;
+    if (eq === undefined) return false;
+    const dest = node.operands[0]!;
+    if (dest.kind === 'PredPair') {
+      if (dest.second.kind === 'Name' && fn.resolve(dest.second) === g) eq = !eq;
+    }
+    if (negated) eq = !eq;
+    if (!eq) return false;
+    const [a, b] = [node.operands[1]!, node.operands[2]!];
+    return (isThreadIndex(j, a) && constValue(b) !== undefined) || (isThreadIndex(j, b) && constValue(a) !== undefined);
+  }
+
+  function singleThreadStore(w: number, dom: DomTree, cd: readonly (readonly number[])[]): boolean {
+    const node = ins[w]!.node;
+    if (node.guard !== undefined && tidEquality(w, node.guard, node.guard.negated)) return true;
+    const x = blockOf[w]!;
+    for (const b of cd[x] ?? []) {
+      const blk = cfg.blocks[b]!;
+      const term = ins[blk.end - 1]!.node;
+      if (term.opcode !== 'bra' || term.guard === undefined) continue;
+      const target = term.operands[0];
+      const label = target?.kind === 'Name' ? fn.resolve(target) : undefined;
+      if (label?.kind !== 'label') continue;
+      const taken = label.target >= n ? B - 1 : blockOf[label.target]!;
+      const fall = blk.end >= n ? -1 : blockOf[blk.end]!;
+      let equal = -1;
+      if (tidEquality(blk.end - 1, term.guard, term.guard.negated)) equal = taken;
+      else if (tidEquality(blk.end - 1, term.guard, !term.guard.negated)) equal = fall;
+      if (equal === -1 || (equal === taken && equal === fall)) continue;
+      const preds = cfg.blocks[equal]!.preds;
+      if (preds.length === 1 && preds[0] === b && dom.dominates(equal, x)) return true;
+    }
+    return false;
+  }
+
+  // ------------------------------------------------------------ evaluation
+  let accV = 0;
+  let accW = 0;
+  let accC = 0;
+  const acc = (bits: number, why: number): void => {
+    const v = norm(bits);
+    if ((v & WARP) !== 0 && (accV & WARP) === 0) accW = why;
+    if ((v & CTA) !== 0 && (accV & CTA) === 0) accC = why;
+    accV |= v;
+  };
+  /** Adds the variance of an operand expression (masked) to the accumulator. */
+  const exprVar = (i: number, e: A.Expression, mask = CTA | WARP): void => {
+    switch (e.kind) {
+      case 'Name': {
+        const s = fn.resolve(e);
+        if (s?.kind === 'register') {
+          const slot = t.useSlot(i, s.id);
+          if (slot !== -1) acc(useVar[slot]! & mask, slot);
+        } else if (s?.kind === 'sreg') acc(sregVariance(s.spec) & mask, seed(SEED_SREG));
+        return;
+      }
+      case 'Unary': case 'Cast': exprVar(i, e.arg, mask); return;
+      case 'Binary': exprVar(i, e.left, mask); exprVar(i, e.right, mask); return;
+      case 'Conditional': exprVar(i, e.test, mask); exprVar(i, e.then, mask); exprVar(i, e.otherwise, mask); return;
+      case 'Vector': case 'Address': case 'List': for (const x of e.elements) exprVar(i, x, mask); return;
+      case 'PredPair': exprVar(i, e.first, mask); exprVar(i, e.second, mask); return;
+      default: return;
+    }
+  };
+  /** The variance of an operand, leaving the accumulator as it was. */
+  const probe = (i: number, e: A.Expression): number => {
+    const v = accV;
+    const w = accW;
+    const c = accC;
+    accV = 0;
+    exprVar(i, e);
+    const r = accV;
+    accV = v;
+    accW = w;
+    accC = c;
+    return r;
+  };
+
+  const queue = new Int32Array(Math.max(1, n));
+  const queued = new Uint8Array(n);
+  let qHead = 0;
+  let qLen = 0;
+  const push = (i: number): void => {
+    if (queued[i] === 1) return;
+    queued[i] = 1;
+    queue[(qHead + qLen) % n] = i;
+    qLen++;
+  };
+  const pendingBranches: number[] = [];
+  let evaluations = 0;
+
+  const setDef = (d: number, v: number, whyW: number, whyC: number): void => {
+    const fresh = v & ~defVar[d]!;
+    if (fresh === 0) return;
+    if ((fresh & WARP) !== 0) defWhyW[d] = whyW;
+    if ((fresh & CTA) !== 0) defWhyC[d] = whyC;
+    defVar[d]! |= fresh;
+    for (let k = duStart[d]!; k < duStart[d + 1]!; k++) push(useIns[duUse[k]!]!);
+  };
+
+  /** The reaching definition that brought `bit` to a read, or -1 (merged). */
+  const useReason = (s: number, bit: number): number => {
+    if ((taint[s]! & bit) !== 0) return -1;
+    for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) if ((defVar[rdDef[k]!]! & bit) !== 0) return rdDef[k]!;
+    return -1;
+  };
+  const evaluate = (i: number): void => {
+    evaluations++;
+    // Reads.
+    for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
+      let v = taint[s]!;
+      for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) v |= defVar[rdDef[k]!]!;
+      const fresh = v & ~useVar[s]!;
+      if (fresh === 0) continue;
+      if ((fresh & WARP) !== 0) useWhyW[s] = useReason(s, WARP);
+      if ((fresh & CTA) !== 0) useWhyC[s] = useReason(s, CTA);
+      useVar[s] = v;
+    }
+    const gs = guardSlot[i]!;
+    // Branch condition.
+    const b = termBlock[i]!;
+    if (b !== -1) {
+      const node = ins[i]!.node;
+      accV = accW = accC = 0;
+      if (gs !== -1) acc(useVar[gs]!, gs);
+      if (node.opcode === 'brx' && node.operands[0] !== undefined) exprVar(i, node.operands[0]);
+      if (gs === -1 && node.opcode !== 'brx') acc(CTA | WARP, seed(SEED_NO_CONDITION));
+      const fresh = accV & ~branchVar[b]!;
+      if (fresh !== 0) {
+        if ((fresh & WARP) !== 0) branchWhyW[b] = accW;
+        if ((fresh & CTA) !== 0) branchWhyC[b] = accC;
+        branchVar[b]! |= fresh;
+        pendingBranches.push(b);
+      }
+    }
+    const d0 = defStart[i]!;
+    const d1 = defStart[i + 1]!;
+    if (d0 === d1) return;
+    accV = accW = accC = 0;
+    if (gs !== -1) acc(useVar[gs]!, gs);
+    const k = kind[i]!;
+    const node = k === K_PURE || k === K_VARYING || k === K_CALL || k === K_WARP_COLLECTIVE ? undefined : ins[i]!.node;
+    let second = -1; // elect: the predicate destination's register
+    switch (k) {
+      case K_PURE: {
+        if (sregVar[i] !== 0) acc(sregVar[i]!, seed(SEED_SREG));
+        for (let s = useStart[i]!; s < useStart[i + 1]!; s++) acc(useVar[s]!, s);
+        break;
+      }
+      case K_LOAD: {
+        const addr = addressOperand(node!);
+        if (addr !== undefined) exprVar(i, addr);
+        const cls = loadClass[i]!;
+        if (cls === LOAD_MEMORY) acc(CTA | WARP, seed(SEED_MEMORY));
+        else if (cls === LOAD_FUNC_PARAM) acc(CTA | WARP, seed(SEED_FUNC_PARAM));
+        else if (cls === LOAD_CALL_PARAM) acc(CTA | WARP, seed(SEED_CALL_PARAM));
+        else if (cls === LOAD_SHARED && ((accV & CTA) !== 0 || bcast[i] === 0)) acc(CTA | WARP, seed(SEED_MEMORY));
+        break;
+      }
+      case K_VARYING: acc(CTA | WARP, seed(seedOf[i]!)); break;
+      case K_CALL: acc(CTA | WARP, seed(SEED_CALL)); break;
+      case K_WARP_COLLECTIVE: acc(CTA, seed(SEED_WARP_COLLECTIVE)); break;
+      case K_BAR_RED: {
+        const count = node!.operands.length === 4 ? node!.operands[2] : undefined;
+        if (count !== undefined) acc(CTA, seed(SEED_BAR_COUNT));
+        break;
+      }
+      case K_SHFL: {
+        const ops = node!.operands;
+        const lane = ops[2];
+        const clamp = ops[3] === undefined ? undefined : constValue(ops[3]);
+        if (node!.modifiers.includes('.idx') && lane !== undefined && clamp !== undefined && ((clamp >> 8) & 0x1f) === 0
+          && (probe(i, lane) & WARP) === 0) {
+          // Every lane reads the same lane's value: equal within the warp.
+          for (let x = 1; x < ops.length; x++) exprVar(i, ops[x]!, CTA);
+          break;
+        }
+        acc(CTA | WARP, seed(SEED_SHUFFLE));
+        break;
+      }
+      case K_ELECT: {
+        acc(CTA, seed(SEED_WARP_COLLECTIVE));
+        const dest = node!.operands[0];
+        if (dest?.kind === 'PredPair' && dest.second.kind === 'Name') {
+          const s = fn.resolve(dest.second);
+          if (s?.kind === 'register') second = s.id;
+        }
+        break;
+      }
+      default: break;
+    }
+    const v = accV;
+    const w = accW;
+    const c = accC;
+    for (let s = d0; s < d1; s++) {
+      const d = defIdOfSlot[s]!;
+      if (second !== -1 && t.defReg[s] === second) {
+        setDef(d, CTA | WARP, seed(SEED_ELECT), seed(SEED_ELECT));
+        continue;
+      }
+      setDef(d, v, w, c);
+    }
+  };
+
+  const drain = (): void => {
+    while (qLen > 0) {
+      const i = queue[qHead]!;
+      qHead = (qHead + 1) % n;
+      qLen--;
+      queued[i] = 0;
+      evaluate(i);
+    }
+  };
+
+  // ------------------------------------------------------------ sync dependence
+  const pdom = ctx.postDominators(fn);
+  const regionGen = new Int32Array(B);
+  const visitGen = new Int32Array(B);
+  const sideCount = new Uint8Array(B);
+  let gen = 0;
+  let sideGen = 0;
+  let regionBlocks = 0;
+  // Merges: register r merged at block J because of branch b, at level bits.
+  const mergeBlock: number[] = [];
+  const mergeReg: number[] = [];
+  const mergeBranch: number[] = [];
+  const mergeBits: number[] = [];
+  const mergeSeen = new Map<number, number>(); // (J * R + r) → bits
+  const rdAtStart = rd.atBlockStart;
+  const rdWords = rd.bitWords;
+  const bitToDef = new Int32Array(rdWords * 32);
+  for (let d = 0; d < D; d++) if (rd.bitOfDef[d]! >= 0) bitToDef[rd.bitOfDef[d]!] = d;
+  let liveness: Liveness | undefined;
+  const regionMask = new Uint32Array(rdWords);
+
+  const addMerges = (b: number): void => {
+    const bits = branchVar[b]!;
+    const P = pdom.idom[b]!;
+    gen++;
+    const region: number[] = [];
+    for (const s of cfg.blocks[b]!.succs) {
+      if (s === cfg.exit || s === P) continue;
+      sideGen++;
+      const stack = [s];
+      while (stack.length > 0) {
+        const x = stack.pop()!;
+        if (visitGen[x] === sideGen) continue;
+        visitGen[x] = sideGen;
+        if (regionGen[x] !== gen) {
+          regionBlocks++;
+          regionGen[x] = gen;
+          sideCount[x] = 1;
+          region.push(x);
+        } else if (sideCount[x]! < 255) sideCount[x]!++;
+        for (const y of cfg.blocks[x]!.succs) if (y !== cfg.exit && y !== P && visitGen[y] !== sideGen) stack.push(y);
+      }
+    }
+    const joins: number[] = [];
+    if (P >= 0 && P !== cfg.exit) joins.push(P);
+    for (const x of region) if (sideCount[x]! >= 2) joins.push(x);
+    if (joins.length === 0) return;
+    // Definitions in the region: non-simple registers' as a bit set over the
+    // reaching-definition bits; simple registers' (one write, dominating every
+    // read) reach a join exactly when the register is live there.
+    const mask = regionMask;
+    let anyBits = false;
+    const simpleRegs: number[] = [];
+    for (const x of region) {
+      const blk = cfg.blocks[x]!;
+      for (let s = defStart[blk.start]!; s < defStart[blk.end]!; s++) {
+        const d = defIdOfSlot[s]!;
+        const bit = rd.bitOfDef[d]!;
+        if (bit === -1) simpleRegs.push(t.defReg[s]!);
+        else {
+          mask[bit >>> 5]! |= 1 << (bit & 31);
+          anyBits = true;
+        }
+      }
+    }
+    const merge = (J: number, r: number): void => {
+      const key = J * R + r;
+      const had = mergeSeen.get(key) ?? 0;
+      if ((bits & ~had) === 0) return;
+      mergeSeen.set(key, had | bits);
+      mergeBlock.push(J);
+      mergeReg.push(r);
+      mergeBranch.push(b);
+      mergeBits.push(bits);
+    };
+    for (const J of joins) {
+      if (simpleRegs.length > 0) {
+        liveness ??= ctx.get(fn, livenessAnalysis);
+        for (const r of simpleRegs) if (liveness.isLiveIn(J, r)) merge(J, r);
+      }
+      if (!anyBits) continue;
+      const at = J * rdWords;
+      for (let w = 0; w < rdWords; w++) {
+        let x = rdAtStart[at + w]! & mask[w]!;
+        while (x !== 0) {
+          const low = x & -x;
+          x ^= low;
+          merge(J, rd.defRegOf[bitToDef[w * 32 + 31 - Math.clz32(low)]!]!);
+        }
+      }
+    }
+    if (anyBits) mask.fill(0);
+  };
+
+  /** Solves the merged-register dataflow and taints the reads it reaches. */
+  const applyMerges = (): void => {
+    const tracked = new Int32Array(R).fill(-1);
+    let K = 0;
+    for (const r of mergeReg) if (tracked[r] === -1) tracked[r] = K++;
+    if (K === 0) return;
+    const words = bitWords(2 * K);
+    const genAt = new Map<number, Uint32Array>();
+    for (let m = 0; m < mergeBlock.length; m++) {
+      const J = mergeBlock[m]!;
+      let g = genAt.get(J);
+      if (g === undefined) {
+        g = new Uint32Array(words);
+        genAt.set(J, g);
+      }
+      const k = tracked[mergeReg[m]!]!;
+      const bits = mergeBits[m]!;
+      if ((bits & CTA) !== 0) g[(2 * k) >>> 5]! |= 1 << ((2 * k) & 31);
+      if ((bits & WARP) !== 0) g[(2 * k + 1) >>> 5]! |= 1 << ((2 * k + 1) & 31);
+    }
+    const kill = (state: Uint32Array, i: number): void => {
+      for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
+        if (t.defKills[s] === 0) continue;
+        const k = tracked[t.defReg[s]!]!;
+        if (k === -1) continue;
+        state[(2 * k) >>> 5]! &= ~(1 << ((2 * k) & 31));
+        state[(2 * k + 1) >>> 5]! &= ~(1 << ((2 * k + 1) & 31));
+      }
+    };
+    const pool = new BitPool(words, 4 * cfg.blocks.length);
+    const lattice = bitsetLattice(pool);
+    const entering = (id: number, input: Uint32Array): Uint32Array => {
+      const out = pool.copy(input);
+      const g = genAt.get(id);
+      if (g !== undefined) for (let w = 0; w < words; w++) out[w]! |= g[w]!;
+      return out;
+    };
+    const result = solve(cfg, {
+      direction: 'forward',
+      boundary: lattice.initial,
+      initial: lattice.initial,
+      join: lattice.join,
+      equals: lattice.equals,
+      transfer: (block, input) => {
+        const out = entering(block.id, input);
+        for (let i = block.start; i < block.end; i++) kill(out, i);
+        return out;
+      },
+    });
+    for (const block of cfg.blocks) {
+      if (block.start === block.end) continue;
+      const state = entering(block.id, result.atStart[block.id]!);
+      for (let i = block.start; i < block.end; i++) {
+        for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
+          const k = tracked[useReg[s]!]!;
+          if (k === -1) continue;
+          const c = (state[(2 * k) >>> 5]! >>> ((2 * k) & 31)) & 1;
+          const w = (state[(2 * k + 1) >>> 5]! >>> ((2 * k + 1) & 31)) & 1;
+          const bits = (c === 1 ? CTA : 0) | (w === 1 ? CTA | WARP : 0);
+          if ((bits & ~taint[s]!) !== 0) {
+            taint[s]! |= bits;
+            push(i);
+          }
+        }
+        kill(state, i);
+      }
+    }
+  };
+
+  // ------------------------------------------------------------ fixpoint
+  for (let i = 0; i < n; i++) push(i);
+  let rounds = 0;
+  for (;;) {
+    drain();
+    if (pendingBranches.length > 0) {
+      rounds++;
+      const pending = [...new Set(pendingBranches)];
+      pendingBranches.length = 0;
+      for (const b of pending) addMerges(b);
+      applyMerges();
+      continue;
+    }
+    // Broadcast stores must be single-thread or store a CTA-uniform value.
+    let revoked = false;
+    for (const [l, info] of bcastWriters) {
+      if (bcast[l] === 0) continue;
+      for (let k = 0; k < info.writers.length; k++) {
+        if (info.single[k]) continue;
+        const w = info.writers[k]!;
+        const node = ins[w]!.node;
+        accV = 0;
+        exprVar(w, node.operands[node.operands.length - 1]!);
+        if ((accV & CTA) !== 0) {
+          bcast[l] = 0;
+          push(l);
+          revoked = true;
+          break;
+        }
+      }
+    }
+    if (!revoked) break;
+    rounds++;
+  }
+
+  // ------------------------------------------------------------ block and loop facts
+  const cd = ctx.controlDependence(fn);
+  const divergence = new Uint8Array(B);
+  const dependents: number[][] = cfg.blocks.map(() => []);
+  for (let x = 0; x < B; x++) for (const b of cd[x] ?? []) dependents[b]!.push(x);
+  const work: number[] = [];
+  for (let x = 0; x < B; x++) {
+    let v = 0;
+    for (const b of cd[x] ?? []) v |= branchVar[b]!;
+    divergence[x] = v;
+    if (v !== 0) work.push(x);
+  }
+  while (work.length > 0) {
+    const x = work.pop()!;
+    for (const y of dependents[x]!) {
+      const v = divergence[y]! | divergence[x]!;
+      if (v !== divergence[y]) {
+        divergence[y] = v;
+        work.push(y);
+      }
+    }
+  }
+  const forest = ctx.loops(fn);
+  const inLoop = new Int32Array(B).fill(-1);
+  const loopFacts: LoopFact[] = forest.loops.map((loop, li) => {
+    for (const x of loop.blocks) inLoop[x] = li;
+    let v = 0;
+    let responsible = -1;
+    const seen = new Set<number>();
+    const visit = (x: number): void => {
+      if (seen.has(x)) return;
+      seen.add(x);
+      if (branchVar[x] !== 0 && (branchVar[x]! & ~v) !== 0) {
+        if (responsible === -1 || (branchVar[x]! & WARP) !== 0) responsible = x;
+        v |= branchVar[x]!;
+      }
+      for (const b of cd[x] ?? []) if (inLoop[b] === li) visit(b);
+    };
+    for (const [u, to] of loop.exits) if (to !== cfg.exit) visit(u);
+    for (const x of loop.blocks) inLoop[x] = -1;
+    return { loop: li, header: loop.header, exitVariance: v, exitBranch: responsible };
+  });
+
+  const branches: BranchFact[] = [];
+  for (let i = 0; i < n; i++) {
+    const b = termBlock[i]!;
+    if (b !== -1) branches.push({ block: b, instruction: i, variance: branchVar[b]! });
+  }
+  const broadcasts: number[] = [];
+  for (let i = 0; i < n; i++) if (bcast[i] === 1 && kind[i] === K_LOAD) broadcasts.push(i);
+
+  return {
+    cfg, rd, useVar, defVar, defWhyW, defWhyC, useWhyW, useWhyC, branchVar, branchWhyW, branchWhyC, termBlock,
+    mergeBlock, mergeReg, mergeBranch, mergeBits, divergence, loopFacts, branches, broadcasts,
+    stats: { evaluations, rounds, regionBlocks, merges: mergeReg.length },
+  };
+}
+
+/** The queries and explanations over a solved function (only what they need is kept). */
+function buildResult(fn: FunctionModel, solved: Solved): Uniformity {
+  const {
+    cfg, rd, useVar, defVar, defWhyW, defWhyC, useWhyW, useWhyC, branchVar, branchWhyW, branchWhyC, termBlock,
+    mergeBlock, mergeReg, mergeBranch, mergeBits, divergence, loopFacts, branches, broadcasts, stats,
+  } = solved;
+  const t = rd.table;
+  const { useReg, useIns } = t;
+  const { defIns, defIdOfSlot } = rd;
+  const ins = fn.instructions;
+  const n = ins.length;
+  const B = cfg.blocks.length;
+  const blockOf = cfg.blockOf;
+  const branchByBlock = new Map<number, BranchFact>();
+  for (const f of branches) branchByBlock.set(f.block, f);
+  const operandVar = (i: number, e: A.Expression): number => {
+    switch (e.kind) {
+      case 'Name': {
+        const s = fn.resolve(e);
+        if (s?.kind === 'register') {
+          const slot = t.useSlot(i, s.id);
+          return slot === -1 ? 0 : useVar[slot]!;
+        }
+        return s?.kind === 'sreg' ? sregVariance(s.spec) : 0;
+      }
+      case 'Unary': case 'Cast': return operandVar(i, e.arg);
+      case 'Binary': return operandVar(i, e.left) | operandVar(i, e.right);
+      case 'Conditional': return operandVar(i, e.test) | operandVar(i, e.then) | operandVar(i, e.otherwise);
+      case 'Vector': case 'Address': case 'List': {
+        let v = 0;
+        for (const x of e.elements) v |= operandVar(i, x);
+        return v;
+      }
+      case 'PredPair': return operandVar(i, e.first) | operandVar(i, e.second);
+      default: return 0;
+    }
+  };
+
+  // ------------------------------------------------------------ explanations
+  const lineOf = (i: number): number => ins[i]!.node.range.line;
+  const regName = (r: number): string => fn.registers[r]?.name ?? `%reg${r}`;
+  const opText = (i: number): string => {
+    const node = ins[i]!.node;
+    const space = spaceOf(node.modifiers);
+    return node.opcode === 'ld' || node.opcode === 'st' ? `${node.opcode}${space ?? ''}` : node.opcode;
+  };
+  const sregText = (i: number, bit: number): string => {
+    let found = '';
+    const visit = (e: A.Expression): void => {
+      if (found !== '') return;
+      switch (e.kind) {
+        case 'Name': {
+          const s = fn.resolve(e);
+          if (s?.kind === 'sreg' && (sregVariance(s.spec) & bit) !== 0) found = e.component === undefined ? e.name : `${e.name}.${e.component}`;
+          return;
+        }
+        case 'Unary': case 'Cast': visit(e.arg); return;
+        case 'Binary': visit(e.left); visit(e.right); return;
+        case 'Vector': case 'Address': case 'List': e.elements.forEach(visit); return;
+        case 'PredPair': visit(e.first); visit(e.second); return;
+        default: return;
+      }
+    };
+    ins[i]!.node.operands.forEach(visit);
+    return found === '' ? 'a special register' : found;
+  };
+  const seedText = (code: number, i: number, bit: number): string => {
+    if (code === SEED_SREG) return `${sregText(i, bit)} at line ${lineOf(i)}`;
+    return `${opText(i)} at line ${lineOf(i)} (${SEED_TEXT[code]})`;
+  };
+  const reachable = (from: number, to: number): boolean => {
+    if (from === to) return true;
+    const seen = new Uint8Array(B);
+    const stack = [from];
+    seen[from] = 1;
+    while (stack.length > 0) {
+      for (const y of cfg.blocks[stack.pop()!]!.succs) {
+        if (y === cfg.exit || seen[y] === 1) continue;
+        if (y === to) return true;
+        seen[y] = 1;
+        stack.push(y);
+      }
+    }
+    return false;
+  };
+  const MAX_STEPS = 24;
+  const chainDef = (d: number, bit: number, steps: string[], seen: Set<string>): void => {
+    const r = rd.defRegOf[d]!;
+    const i = defIns[d]!;
+    if (i === ENTRY) {
+      steps.push(`${regName(r)} (${SEED_TEXT[SEED_PARAM_REG]} ${fn.name})`);
+      return;
+    }
+    const why = bit === WARP ? defWhyW[d]! : defWhyC[d]!;
+    if (why < 0) {
+      const code = -1 - why;
+      steps.push(`${regName(r)} ← ${seedText(code, i, bit)}`);
+      return;
+    }
+    steps.push(`${regName(r)} ← ${opText(i)} at line ${lineOf(i)}`);
+    chainUse(why, bit, steps, seen, true);
+  };
+  const chainUse = (s: number, bit: number, steps: string[], seen: Set<string>, named: boolean): void => {
+    const key = `u${s}:${bit}`;
+    if (seen.has(key) || steps.length >= MAX_STEPS) {
+      steps.push('…');
+      return;
+    }
+    seen.add(key);
+    const why = bit === WARP ? useWhyW[s]! : useWhyC[s]!;
+    if (why >= 0) {
+      // The definition names the register itself.
+      chainDef(why, bit, steps, seen);
+      return;
+    }
+    const r = useReg[s]!;
+    const i = useIns[s]!;
+    const bi = blockOf[i]!;
+    let m = -1;
+    for (let k = 0; k < mergeReg.length; k++) {
+      if (mergeReg[k] === r && (mergeBits[k]! & bit) !== 0 && reachable(mergeBlock[k]!, bi)) { m = k; break; }
+    }
+    if (m === -1) {
+      if (!named) steps.push(regName(r));
+      return;
+    }
+    const b = mergeBranch[m]!;
+    const J = mergeBlock[m]!;
+    const jLine = cfg.blocks[J]!.start < n ? `line ${lineOf(cfg.blocks[J]!.start)}` : 'the end';
+    steps.push(`${regName(r)} merged at ${jLine} after the branch at line ${lineOf(cfg.blocks[b]!.end - 1)}`);
+    chainBranch(b, bit, steps, seen);
+  };
+  const chainBranch = (b: number, bit: number, steps: string[], seen: Set<string>): void => {
+    const key = `b${b}:${bit}`;
+    if (seen.has(key) || steps.length >= MAX_STEPS) {
+      steps.push('…');
+      return;
+    }
+    seen.add(key);
+    const why = bit === WARP ? branchWhyW[b]! : branchWhyC[b]!;
+    const i = cfg.blocks[b]!.end - 1;
+    if (why < 0) {
+      steps.push(seedText(-1 - why, i, bit));
+      return;
+    }
+    chainUse(why, bit, steps, seen, false);
+  };
+  const levelBit = (v: Variance, level: UniformityLevel | undefined): number =>
+    (level !== undefined ? bitOf(level) : (v & WARP) !== 0 ? WARP : CTA);
+  const regOf = (r: number | RegisterSymbol): number => (typeof r === 'number' ? r : r.id);
+
+  return {
+    fn,
+    useVariance(i, reg) {
+      const s = t.useSlot(i, regOf(reg));
+      return s === -1 ? 0 : useVar[s]!;
+    },
+    defVariance(i, reg) {
+      const s = t.defSlot(i, regOf(reg));
+      return s === -1 ? 0 : defVar[defIdOfSlot[s]!]!;
+    },
+    operandVariance: operandVar,
+    isUniform(i, reg, level) {
+      const s = t.useSlot(i, regOf(reg));
+      return s === -1 || (useVar[s]! & bitOf(level)) === 0;
+    },
+    branches,
+    branchOf: (block) => branchByBlock.get(block),
+    branchVariance: (i) => (termBlock[i] === -1 ? 0 : branchVar[termBlock[i]!]!),
+    blockDivergence: (block) => divergence[block]!,
+    loops: loopFacts,
+    broadcasts,
+    explainUse(i, reg, level) {
+      const s = t.useSlot(i, regOf(reg));
+      if (s === -1) return undefined;
+      const bit = levelBit(useVar[s]!, level);
+      if ((useVar[s]! & bit) === 0) return undefined;
+      const steps: string[] = [];
+      chainUse(s, bit, steps, new Set(), false);
+      return steps.join(' ← ');
+    },
+    explainDef(i, reg, level) {
+      const s = t.defSlot(i, regOf(reg));
+      if (s === -1) return undefined;
+      const d = defIdOfSlot[s]!;
+      const bit = levelBit(defVar[d]!, level);
+      if ((defVar[d]! & bit) === 0) return undefined;
+      const steps: string[] = [];
+      chainDef(d, bit, steps, new Set());
+      return steps.join(' ← ');
+    },
+    explainBranch(block, level) {
+      const bit = levelBit(branchVar[block] ?? 0, level);
+      if (((branchVar[block] ?? 0) & bit) === 0) return undefined;
+      const steps: string[] = [];
+      chainBranch(block, bit, steps, new Set());
+      return steps.join(' ← ');
+    },
+    stats,
+  };
+}
+
+/** Uniformity of every value and branch: `ctx.get(fn, uniformityAnalysis)`. */
+export const uniformityAnalysis: FunctionAnalysis<Uniformity> = {
+  name: 'uniformity',
+  compute: (ctx, fn) => buildResult(fn, solveUniformity(ctx, fn)),
+};
+
+// ---------------------------------------------------------------- readable facts
+
+/** One fact per line, for tests and debugging:
+ *  `line 14: %r7 is thread-varying: %r7 ← add at line 14 ← %r1 ← %tid.x at line 12`,
+ *  `line 20: branch is warp-uniform: ...`, `loop at line 30 exits on a thread-varying condition (branch at line 35)`,
+ *  `line 40: ld.shared is a broadcast`, `block at line 22 is reached under thread-varying control`. */
+export function describeUniformity(ctx: AnalysisContext, fn: FunctionModel, u: Uniformity = ctx.get(fn, uniformityAnalysis)): string[] {
+  const cfg = ctx.cfg(fn);
+  const t = ctx.get(fn, reachingDefinitionsAnalysis).table;
+  const out: string[] = [];
+  const line = (i: FlatInstruction | number): number => (typeof i === 'number' ? fn.instructions[i]! : i).node.range.line;
+  for (const i of fn.instructions) {
+    for (let s = t.defStart[i.index]!; s < t.defStart[i.index + 1]!; s++) {
+      const r = t.defReg[s]!;
+      const v = u.defVariance(i.index, r);
+      const name = fn.registers[r]!.name;
+      out.push(v === 0
+        ? `line ${line(i)}: ${name} is uniform`
+        : `line ${line(i)}: ${name} is ${varianceWord(v)}: ${u.explainDef(i.index, r)!}`);
+    }
+    const bv = u.branchVariance(i.index);
+    const bf = u.branchOf(cfg.blockOf[i.index]!);
+    if (bf !== undefined && bf.instruction === i.index) {
+      out.push(bv === 0
+        ? `line ${line(i)}: branch is uniform`
+        : `line ${line(i)}: branch is ${varianceWord(bv)}: ${u.explainBranch(bf.block)!}`);
+    }
+  }
+  for (const b of cfg.blocks) {
+    const v = u.blockDivergence(b.id);
+    if (v !== 0 && b.start < b.end) out.push(`block at line ${line(b.start)} is reached under ${varianceWord(v)} control`);
+  }
+  for (const l of u.loops) {
+    const head = cfg.blocks[l.header]!;
+    if (head.start >= head.end) continue;
+    out.push(l.exitVariance === 0
+      ? `loop at line ${line(head.start)} exits on a uniform condition`
+      : `loop at line ${line(head.start)} exits on a ${varianceWord(l.exitVariance)} condition (branch at line ${line(cfg.blocks[l.exitBranch]!.end - 1)})`);
+  }
+  for (const i of u.broadcasts) out.push(`line ${line(i)}: ${fn.instructions[i]!.node.opcode}${fn.instructions[i]!.node.modifiers.join('')} is a broadcast`);
+  return out;
+}
