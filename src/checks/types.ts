@@ -51,6 +51,16 @@ export interface ChainStep {
   readonly what: string;
 }
 
+/** What running the kernel said about a finding (`analyze --confirm`). */
+export interface Confirmation {
+  readonly status: 'confirmed' | 'not-reproduced' | 'inconclusive' | 'not-run';
+  /** racecheck, synccheck, memcheck, initcheck, or "plain run". */
+  readonly tool?: string;
+  readonly device?: string;
+  /** The sanitizer line, or why nothing could be said. */
+  readonly evidence: string;
+}
+
 export interface Finding {
   readonly id: CheckId;
   readonly severity: Severity;
@@ -64,6 +74,8 @@ export interface Finding {
   readonly suppressed?: { readonly by: 'config' | 'comment' | 'baseline'; readonly reason?: string };
   /** Stable identity across line shifts and unrelated edits (baselines, SARIF). */
   readonly fingerprint?: string;
+  /** Set by `analyze --confirm`. */
+  readonly confirmation?: Confirmation;
 }
 
 /** What a check sees: the module, its text, and the analyses. */

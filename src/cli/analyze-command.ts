@@ -2,6 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { loadBaseline, writeBaseline } from '../baseline.js';
+import { confirmFindings } from '../gpu/confirm.js';
 import { Option, type Command } from 'commander';
 import { analyzeFiles, sourceLineReader, type AnalyzeOptions } from '../analyze.js';
 import { CATALOG_BY_ID } from '../checks/catalog.js';
@@ -34,6 +35,8 @@ interface AnalyzeFlags {
   quiet?: boolean;
   jobs?: string;
   timeout?: string;
+  confirm?: boolean;
+  launch?: string;
   arch?: string;
   baseline?: string;
   writeBaseline?: string;
@@ -114,6 +117,8 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
     .option('--config <file>', `config file (default: the nearest ${'ptx-debug.config.json'} upward)`)
     .option('--jobs <n>', 'worker threads for many files (default: the number of cores)')
     .option('--timeout <seconds>', 'report a file that takes longer as not analyzed')
+    .option('--confirm', 'try each finding that has a runtime witness on the GPU (needs --launch)')
+    .option('--launch <spec>', 'launch spec for --confirm (JSON; an `emit` spec brings a CPU reference)')
     .option('--arch <sm_XX>', 'target for CUDA sources (nvcc -arch)')
     .option('--baseline <file>', 'known findings: reported as known, left out of the score and the exit code')
     .option('--write-baseline <file>', 'record the current findings as the baseline')
@@ -125,7 +130,8 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
       const config = configPath === undefined ? {} : loadConfig(configPath);
       const options = toOptions(flags, config);
       const knownFindings = flags.baseline !== undefined ? loadBaseline(flags.baseline) : undefined;
-      const result = await analyzeFiles(inputs, {
+      if (flags.confirm === true && flags.launch === undefined) throw new InputError('--confirm needs --launch SPEC');
+      const analyzed = await analyzeFiles(inputs, {
         ...options,
         jobs: parseJobs(flags.jobs),
         isolate: true,
@@ -135,6 +141,10 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
         ...(knownFindings !== undefined ? { knownFindings } : {}),
         ...(io.progress !== undefined ? { onFile: io.progress } : {}),
       });
+      // Confirmation adds evidence; the exit code stays the static result's.
+      const result = flags.confirm === true
+        ? { ...analyzed, files: await confirmFindings(analyzed.files, flags.launch!, io.progress !== undefined ? { onStep: (w) => io.err(`confirm: ${w}`) } : {}) }
+        : analyzed;
       if (flags.writeBaseline !== undefined) writeBaseline(flags.writeBaseline, result);
       const color = flags.color && process.env['NO_COLOR'] === undefined && flags.output === undefined && io.isProcess === true && process.stdout.isTTY === true;
       const htmlOptions = { version, ...(options.minScore !== undefined ? { minScore: options.minScore } : {}) };

@@ -137,6 +137,7 @@ function findingView(f: Finding, index: number, prefix: string) {
     function: f.function,
     suppressed: f.suppressed?.by,
     suppressedReason: f.suppressed?.reason,
+    confirmation: f.confirmation === undefined ? undefined : `${f.confirmation.status}${f.confirmation.tool !== undefined ? ` by ${f.confirmation.tool}` : ''}${f.confirmation.device !== undefined ? ` on ${f.confirmation.device}` : ''}: ${f.confirmation.evidence}`,
     explanation: safe(meta === undefined ? inline(CATALOG_BY_ID.get(f.id)?.rule ?? '') : `${inline(meta.description)} ${inline(meta.rationale)}`),
     remedy: safe(meta === undefined ? '' : inline(meta.remedy)),
     chain: (f.chain ?? []).map((s) => ({ what: s.what, line: s.location.line, anchor: lineAnchor(s.location.line), source: sourceText(s.location) })),

@@ -18,6 +18,7 @@ function findingJson(x: Finding): JsonFinding {
     ...(x.chain !== undefined ? { chain: x.chain.map((c) => ({ location: locationJson(c.location), what: c.what })) } : {}),
     ...(x.suppressed !== undefined ? { suppressed: { ...x.suppressed } } : {}),
     ...(x.fingerprint !== undefined ? { fingerprint: x.fingerprint } : {}),
+    ...(x.confirmation !== undefined ? { confirmation: { ...x.confirmation } } : {}),
   };
 }
 

@@ -143,6 +143,7 @@ function toResult(file: FileAnalysis, f: Finding, ruleIndex: number | undefined,
       severity: f.severity,
       ptx: { file: file.file, line: f.location.line, column: f.location.column, ...(file.compiledFrom === 'cuda' ? { compiledFrom: 'cuda' } : {}) },
       ...(f.function !== undefined ? { function: f.function } : {}),
+      ...(f.confirmation !== undefined ? { confirmation: { ...f.confirmation } } : {}),
     },
   };
   if (related.length > 0) result.relatedLocations = related;

@@ -23,6 +23,12 @@ export const findingSchema = z.object({
   chain: z.array(z.object({ location, what: z.string() })).optional(),
   suppressed: z.object({ by: z.enum(['config', 'comment', 'baseline']), reason: z.string().optional() }).optional(),
   fingerprint: z.string().optional(),
+  confirmation: z.object({
+    status: z.enum(['confirmed', 'not-reproduced', 'inconclusive', 'not-run']),
+    tool: z.string().optional(),
+    device: z.string().optional(),
+    evidence: z.string(),
+  }).optional(),
 });
 
 export const checkResultSchema = z.object({

@@ -68,6 +68,11 @@ function renderFinding(c: ChalkInstance, f: Finding, text: string | undefined, s
   if (f.chain !== undefined && f.chain.length > 0) {
     lines.push(`      ${c.gray('chain:')} ${f.chain.map((s) => `${s.what} at ${s.location.line}${sourceNote(s.location)}`).join(' → ')}`);
   }
+  if (f.confirmation !== undefined) {
+    const k = f.confirmation;
+    const color = k.status === 'confirmed' ? c.red : k.status === 'not-reproduced' ? c.green : c.gray;
+    lines.push(`      ${c.gray('runtime:')} ${color(k.status === 'not-run' ? k.evidence : k.status)}${k.tool !== undefined ? ` by ${k.tool}` : ''}${k.device !== undefined ? ` on ${k.device}` : ''}${k.status !== 'not-run' ? ` — ${k.evidence}` : ''}`);
+  }
   for (const r of f.related ?? []) lines.push(`      ${c.gray('see')} ${r.location.line}:${r.location.column}${sourceNote(r.location)} ${r.message}`);
   return lines;
 }

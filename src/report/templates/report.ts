@@ -113,6 +113,7 @@ export const FINDING = `<div class="card finding s-{{severity}}{{#if suppressed}
   <dl>
     <dt>Explanation</dt><dd>{{{explanation}}}</dd>
     <dt>Remedy</dt><dd>{{{remedy}}}</dd>
+    {{#if confirmation}}<dt>On hardware</dt><dd>{{confirmation}}</dd>{{/if}}
     {{#if chain.length}}<dt>Dataflow chain</dt><dd><ol class="chain">{{#each chain}}<li><code>{{what}}</code> at <a href="#{{anchor}}">line {{line}}</a>{{#if source}} <span class="muted">({{source}})</span>{{/if}}</li>{{/each}}</ol></dd>{{/if}}
     {{#if related.length}}<dt>Related</dt><dd>{{#each related}}<div><a href="#{{anchor}}">line {{line}}</a> {{message}}{{#if source}} <span class="muted">({{source}})</span>{{/if}}</div>{{/each}}</dd>{{/if}}
   </dl>
