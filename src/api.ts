@@ -18,6 +18,8 @@ export type { AnalysisOptions };
 export { formatSarif, toSarif, type SarifOptions } from './report/sarif.js';
 export { formatHtml, type HtmlOptions } from './report/html.js';
 export { formatJunit } from './report/junit.js';
+export { GpuUnavailable, runKernel } from './gpu/runner.js';
+export { loadLaunchSpec } from './gpu/launch-spec.js';
 
 /** Graphviz dot of each function's CFG (or of the one named). */
 export function cfgDot(module: ParseResult['module'], functionName?: string): string[] {

@@ -8,6 +8,7 @@ import { registerAnalyze } from './analyze-command.js';
 import { registerChecks } from './checks-command.js';
 import { registerRun } from './run-command.js';
 import { registerEmit } from './emit-command.js';
+import { registerGenFkr } from './gen-fkr-command.js';
 
 /** The package version: package.json two levels up from dist/cli (or one up from a bundle). */
 function packageVersion(): string {
@@ -48,6 +49,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
   registerParse(program, io, setExit);
   registerRun(program, io, setExit);
   registerEmit(program, io, setExit);
+  registerGenFkr(program, io, setExit);
   try {
     if (ours.length <= 2) {
       io.out(program.helpInformation());
