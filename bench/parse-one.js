@@ -1,21 +1,46 @@
-// Child process of bench/run.js: parses one file `runs` times and reports the
-// best time and this process's peak RSS, so each file's memory is measured alone.
+// Child process of bench/run.js: measures one file in one mode, `runs` times,
+// and reports the best time and this process's peak RSS, so each
+// measurement's memory is its own.
+//   parse     text → syntax tree
+//   engine    parse, then every analysis for every function (CFG, dominators,
+//             post-dominators, loops, reaching definitions, liveness,
+//             uniformity, provenance, taint, affine forms, value ranges)
+//   analyze   parse + every built check + score (analyze --falsify, no output)
 import { readFileSync } from 'node:fs';
 import { parsePtx } from '../dist/parser/parse.js';
+import { AnalysisContext } from '../dist/cfg/context.js';
+import { analyzeText } from '../dist/analyze.js';
+import { reachingDefinitionsAnalysis } from '../dist/cfg/dataflow/reaching-definitions.js';
+import { livenessAnalysis } from '../dist/cfg/dataflow/liveness.js';
+import { uniformityAnalysis } from '../dist/cfg/dataflow/uniformity.js';
+import { provenanceAnalysis } from '../dist/cfg/dataflow/provenance.js';
+import { taintAnalysis } from '../dist/cfg/dataflow/taint.js';
+import { affineAnalysis } from '../dist/cfg/dataflow/affine.js';
+import { rangeAnalysis } from '../dist/cfg/dataflow/ranges.js';
 
-const [file, runsArg, mode] = process.argv.slice(2);
+const [file, runsArg, mode = 'parse'] = process.argv.slice(2);
 const runs = Number(runsArg ?? 3);
 const text = readFileSync(file, 'utf8');
+const ANALYSES = [reachingDefinitionsAnalysis, livenessAnalysis, uniformityAnalysis, provenanceAnalysis, taintAnalysis, affineAnalysis, rangeAnalysis];
+
+function once() {
+  if (mode === 'parse') return parsePtx(text).errors.length;
+  if (mode === 'analyze') return analyzeText(text, file, {}).exitCode;
+  const r = parsePtx(text);
+  const ctx = new AnalysisContext(r.module);
+  for (const fn of ctx.functions) {
+    ctx.cfg(fn); ctx.dominators(fn); ctx.postDominators(fn); ctx.loops(fn); ctx.controlDependence(fn);
+    for (const a of ANALYSES) ctx.get(fn, a);
+  }
+  return r.errors.length;
+}
+
 let best = Infinity;
-let errors = 0;
-let statements = 0;
+let result;
 for (let i = 0; i < runs; i++) {
   const t0 = process.hrtime.bigint();
-  const r = parsePtx(text, mode === 'reference' ? { reference: true } : undefined);
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  best = Math.min(best, ms);
-  errors = r.errors.length;
-  statements = r.module.statements.length;
+  result = once();
+  best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
 }
 const rssBytes = process.resourceUsage().maxRSS * 1024;
-process.stdout.write(JSON.stringify({ file, bytes: Buffer.byteLength(text), ms: best, errors, statements, rssBytes }));
+process.stdout.write(JSON.stringify({ file, mode, bytes: Buffer.byteLength(text), ms: best, result, rssBytes }));

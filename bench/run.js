@@ -1,12 +1,16 @@
-// `npm run bench`: lex+parse throughput and peak memory on large real inputs
-// (CUB instantiations compiled by nvcc, bench/corpus), against `ptxas
-// -arch=sm_90` on the same files in the same run. Prints a table and writes it
-// into docs/performance.md between the bench markers.
+// `npm run bench`: throughput and peak memory on large real inputs (CUB
+// instantiations compiled by nvcc, bench/corpus), for three stages — parse,
+// the whole engine (every analysis for every function) and a full
+// `analyze --falsify` — against `ptxas -arch=sm_90` on the same files in the
+// same run; growth with function size (1×, 4×, 16×); and why keywords are
+// re-typed after lexing. Prints a report and writes it into
+// docs/performance.md between the bench markers.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { compareKeywordLexers } from './keyword-lexer.js';
+import { writeScaleInputs } from './scale.js';
 
 const CACHE = 'bench/.cache';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
@@ -18,7 +22,7 @@ if (build.status !== 0) {
   console.error('bench: building the corpus failed (needs nvcc)');
   process.exit(1);
 }
-const files = readdirSync(CACHE).filter((f) => f.endsWith('.ptx')).sort().map((f) => join(CACHE, f));
+const files = readdirSync(CACHE).filter((f) => f.endsWith('.ptx') && !f.startsWith('scale-')).sort().map((f) => join(CACHE, f));
 
 function countLines(file) {
   const t = readFileSync(file, 'utf8');
@@ -27,8 +31,8 @@ function countLines(file) {
   return n;
 }
 
-function parseOne(file) {
-  const out = execFileSync(process.execPath, ['--max-old-space-size=16384', 'bench/parse-one.js', file, String(RUNS)], { maxBuffer: 1 << 20 });
+function measure(file, mode, runs) {
+  const out = execFileSync(process.execPath, ['--max-old-space-size=16384', 'bench/parse-one.js', file, String(runs), mode], { maxBuffer: 1 << 20 });
   return JSON.parse(out.toString());
 }
 
@@ -39,41 +43,54 @@ function ptxasSeconds(file) {
   return r.status === 0 ? s : NaN;
 }
 
+const mbps = (bytes, ms) => (bytes / MB / (ms / 1000)).toFixed(1);
 const rows = [];
 for (const file of files) {
-  const parse = parseOne(file);
   const lines = countLines(file);
+  const parse = measure(file, 'parse', RUNS);
+  const engine = measure(file, 'engine', 1);
+  const analyze = measure(file, 'analyze', 1);
   const ptxas = ptxasSeconds(file);
-  const row = { file, lines, ...parse, ptxas };
-  rows.push(row);
-  console.log(`${file}: ${(parse.bytes / MB).toFixed(1)} MB, ${lines} lines: parse ${(parse.ms / 1000).toFixed(2)} s ` +
-    `(${(parse.bytes / MB / (parse.ms / 1000)).toFixed(1)} MB/s), peak RSS ${(parse.rssBytes / MB).toFixed(0)} MB, ` +
-    `errors ${parse.errors}; ptxas ${ptxas.toFixed(2)} s`);
+  rows.push({ file, lines, bytes: parse.bytes, parse, engine, analyze, ptxas });
+  console.log(`${file}: ${(parse.bytes / MB).toFixed(1)} MB, ${lines} lines: parse ${mbps(parse.bytes, parse.ms)} MB/s (RSS ${(parse.rssBytes / MB).toFixed(0)} MB), ` +
+    `engine ${(engine.ms / 1000).toFixed(2)} s, analyze ${(analyze.ms / 1000).toFixed(2)} s (RSS ${(analyze.rssBytes / MB).toFixed(0)} MB), ptxas ${ptxas.toFixed(2)} s`);
 }
 
-const bytes = rows.reduce((n, r) => n + r.bytes, 0);
-const lines = rows.reduce((n, r) => n + r.lines, 0);
-const parseS = rows.reduce((n, r) => n + r.ms, 0) / 1000;
-const ptxasS = rows.reduce((n, r) => n + r.ptxas, 0);
-const peak = rows.reduce((m, r) => (r.rssBytes > m.rssBytes ? r : m), rows[0]);
+const sum = (f) => rows.reduce((n, r) => n + f(r), 0);
+const bytes = sum((r) => r.bytes);
+const lines = sum((r) => r.lines);
+const parseS = sum((r) => r.parse.ms) / 1000;
+const engineS = sum((r) => r.engine.ms) / 1000;
+const analyzeS = sum((r) => r.analyze.ms) / 1000;
+const ptxasS = sum((r) => r.ptxas);
 const largest = rows.reduce((m, r) => (r.bytes > m.bytes ? r : m), rows[0]);
+const peakParse = Math.max(...rows.map((r) => r.parse.rssBytes));
+const peakAnalyze = Math.max(...rows.map((r) => r.analyze.rssBytes));
+const limit = 40 * largest.bytes + 150 * MB;
+
+// Growth with function size.
+const scale = writeScaleInputs(CACHE, 150).map(({ factor, path }) => ({ factor, path, r: measure(path, 'analyze', 1) }));
+const base = scale[0].r.ms;
+
 const sample = readFileSync(largest.file, 'utf8').slice(0, 4 * MB);
 const kw = compareKeywordLexers(sample);
 
-const node = process.version;
-const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const table = [
-  `Run ${new Date().toISOString().slice(0, 10)} on ${cpu}, Node ${node}, best of ${RUNS} runs per file, one core.`,
+  `Run ${new Date().toISOString().slice(0, 10)} on ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores, shared), Node ${process.version}; one core per measurement; parse is the best of ${RUNS} runs, engine and analyze one run each.`,
   '',
-  '| file | MB | lines | lex+parse s | MB/s | lines/s | peak RSS MB | RSS / input | ptxas -arch=sm_90 s | ptxas / parse |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-  ...rows.map((r) => `| ${r.file.replace(`${CACHE}/`, '')} | ${(r.bytes / MB).toFixed(1)} | ${r.lines} | ${(r.ms / 1000).toFixed(2)} | ` +
-    `${(r.bytes / MB / (r.ms / 1000)).toFixed(1)} | ${Math.round(r.lines / (r.ms / 1000))} | ${(r.rssBytes / MB).toFixed(0)} | ` +
-    `${(r.rssBytes / r.bytes).toFixed(1)}× | ${r.ptxas.toFixed(2)} | ${(r.ptxas / (r.ms / 1000)).toFixed(1)}× |`),
-  `| **all** | ${(bytes / MB).toFixed(1)} | ${lines} | ${parseS.toFixed(2)} | ${(bytes / MB / parseS).toFixed(1)} | ${Math.round(lines / parseS)} | ` +
-    `${(peak.rssBytes / MB).toFixed(0)} (max) | | ${ptxasS.toFixed(2)} | ${(ptxasS / parseS).toFixed(1)}× |`,
+  '| file | MB | lines | parse MB/s | parse lines/s | parse RSS MB | engine s (× parse) | analyze --falsify s | analyze MB/s | analyze RSS MB | ptxas -arch=sm_90 s | ptxas / analyze |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.file.replace(`${CACHE}/`, '')} | ${(r.bytes / MB).toFixed(1)} | ${r.lines} | ${mbps(r.bytes, r.parse.ms)} | ${Math.round(r.lines / (r.parse.ms / 1000))} | ` +
+    `${(r.parse.rssBytes / MB).toFixed(0)} | ${(r.engine.ms / 1000).toFixed(2)} (${(r.engine.ms / r.parse.ms).toFixed(1)}×) | ${(r.analyze.ms / 1000).toFixed(2)} | ${mbps(r.bytes, r.analyze.ms)} | ` +
+    `${(r.analyze.rssBytes / MB).toFixed(0)} | ${r.ptxas.toFixed(2)} | ${(r.ptxas / (r.analyze.ms / 1000)).toFixed(1)}× |`),
+  `| **all** | ${(bytes / MB).toFixed(1)} | ${lines} | ${(bytes / MB / parseS).toFixed(1)} | ${Math.round(lines / parseS)} | ${(peakParse / MB).toFixed(0)} (max) | ` +
+    `${engineS.toFixed(2)} (${(engineS / parseS).toFixed(1)}×) | ${analyzeS.toFixed(2)} | ${(bytes / MB / analyzeS).toFixed(1)} | ${(peakAnalyze / MB).toFixed(0)} (max) | ${ptxasS.toFixed(2)} | ${(ptxasS / analyzeS).toFixed(1)}× |`,
   '',
-  `Peak RSS limit (40 × largest input + 150 MB): ${((40 * largest.bytes + 150 * MB) / MB).toFixed(0)} MB; measured ${(peak.rssBytes / MB).toFixed(0)} MB.`,
+  `Peak RSS limit (40 × largest input + 150 MB): ${(limit / MB).toFixed(0)} MB; measured ${(peakParse / MB).toFixed(0)} MB parsing, ${(peakAnalyze / MB).toFixed(0)} MB analyzing.`,
+  '',
+  `Growth with function size (one kernel, a realistic block repeated; analyze --falsify): ` +
+    scale.map((s) => `${s.factor}× (${(s.r.bytes / MB).toFixed(2)} MB) ${(s.r.ms / 1000).toFixed(2)} s = ${(s.r.ms / base).toFixed(1)}×`).join(', ') +
+    `; the bound is 24× at 16×.`,
   '',
   `Keyword lexing, first 4 MB of ${largest.file.replace(`${CACHE}/`, '')}: one generic dotted token re-typed from the table ` +
     `${(kw.ours.tokensPerSecond / 1e6).toFixed(2)} M tokens/s; one Chevrotain token per keyword (${kw.keywordTokens} keyword tokens) ` +
