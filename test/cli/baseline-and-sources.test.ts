@@ -104,3 +104,23 @@ describe('Triton caches', () => {
     expect(text.out).toContain('vector_add (Triton cache)');
   });
 });
+
+describe('Triton line information', () => {
+  it('maps Triton PTX instructions through .loc to the Python source lines', async () => {
+    const { parsePtx } = await import('../../src/parser/parse.js');
+    const { AnalysisContext } = await import('../../src/cfg/context.js');
+    const text = readFileSync('fixtures/corpus/triton/vector_add.ptx', 'utf8');
+    const ctx = new AnalysisContext(parsePtx(text).module);
+    const fn = ctx.functions[0]!;
+    const located = fn.instructions.map((i) => ctx.locate(fn, i)).filter((l) => l.source !== undefined);
+    expect(located.length).toBeGreaterThan(fn.instructions.length / 2);
+    // gen_ptx.py lines 18-25 hold vector_add's body.
+    for (const l of located) {
+      expect(l.source!.file).toMatch(/gen_ptx\.py$/);
+      expect(l.source!.line).toBeGreaterThanOrEqual(18);
+      expect(l.source!.line).toBeLessThanOrEqual(25);
+    }
+    const loads = fn.instructions.filter((i) => i.node.opcode === 'ld').map((i) => ctx.locate(fn, i).source?.line);
+    expect(loads).toContain(22); // x = tl.load(x_ptr + offs, mask=mask)
+  });
+});
