@@ -122,18 +122,28 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   const globalRegisters = Int32Array.from(globals);
   const words = bitWords(globals.length);
 
-  const step = (state: Uint32Array, i: number): void => {
-    for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
-      if (defKills[s] === 1) {
+  // Each block's effect as use/def sets (reads before any write in the
+  // block; whole writes), so a solver visit costs the set size, not the
+  // block's length: in = use | (out & ~def).
+  const B = cfg.blocks.length;
+  const useSet = new Uint32Array(B * words);
+  const defSet = new Uint32Array(B * words);
+  for (const block of cfg.blocks) {
+    const base = block.id * words;
+    for (let i = block.end - 1; i >= block.start; i--) {
+      for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
+        if (defKills[s] === 0) continue;
         const k = compact[defReg[s]!]!;
-        if (k !== -1) state[k >>> 5]! &= ~(1 << (k & 31));
+        if (k === -1) continue;
+        defSet[base + (k >>> 5)]! |= 1 << (k & 31);
+        useSet[base + (k >>> 5)]! &= ~(1 << (k & 31));
+      }
+      for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
+        const k = compact[useReg[s]!]!;
+        if (k !== -1) useSet[base + (k >>> 5)]! |= 1 << (k & 31);
       }
     }
-    for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
-      const k = compact[useReg[s]!]!;
-      if (k !== -1) state[k >>> 5]! |= 1 << (k & 31);
-    }
-  };
+  }
   const pool = new BitPool(words, 4 * cfg.blocks.length);
   const lattice = bitsetLattice(pool);
   const solved = solve(cfg, {
@@ -150,13 +160,15 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
     join: lattice.join,
     equals: lattice.equals,
     transfer: (block: BasicBlock, input: Uint32Array) => {
-      const out = pool.copy(input);
-      for (let i = block.end - 1; i >= block.start; i--) step(out, i);
+      const out = pool.alloc();
+      const base = block.id * words;
+      for (let w = 0; w < words; w++) out[w] = useSet[base + w]! | (input[w]! & ~defSet[base + w]!);
       return out;
     },
   });
   const liveInFlat = flatten(solved.atStart, words);
   const liveOutFlat = flatten(solved.atEnd, words);
+  pool.release();
   const liveInOf = (b: number): Uint32Array => liveInFlat.subarray(b * words, (b + 1) * words);
   const liveOutOf = (b: number): Uint32Array => liveOutFlat.subarray(b * words, (b + 1) * words);
 

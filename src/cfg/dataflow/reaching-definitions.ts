@@ -195,6 +195,22 @@ function clearRange(a: Uint32Array, from: number, to: number): void {
   a[tw]! &= ~tmask;
 }
 
+/** Sets bits [from, to). */
+function setRange(a: Uint32Array, from: number, to: number): void {
+  if (from >= to) return;
+  const fw = from >>> 5;
+  const tw = (to - 1) >>> 5;
+  const fmask = ~0 << (from & 31);
+  const tmask = (to & 31) === 0 ? ~0 : ~(~0 << (to & 31));
+  if (fw === tw) {
+    a[fw]! |= fmask & tmask;
+    return;
+  }
+  a[fw]! |= fmask;
+  for (let w = fw + 1; w < tw; w++) a[w] = ~0;
+  a[tw]! |= tmask;
+}
+
 /** Appends the set bits in [from, to) to `out`. */
 function collectRange(a: Uint32Array, from: number, to: number, out: number[]): void {
   for (let b = from; b < to;) {
@@ -238,6 +254,12 @@ export class BitPool {
     const v = this.alloc();
     v.set(src);
     return v;
+  }
+  /** Drops the current chunk (sets handed out stay valid), so a pool that
+   *  outlives its solve holds no memory. */
+  release(): void {
+    this.chunk = EMPTY;
+    this.used = 0;
   }
 }
 
@@ -426,6 +448,27 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
       state[b >>> 5]! |= 1 << (b & 31);
     }
   };
+  // Each block's effect as gen/kill sets, so a solver visit costs the set
+  // size, not the block's length: out = gen | (in & ~kill).
+  const B = cfg.blocks.length;
+  const gen = new Uint32Array(bits === 0 ? 0 : B * words);
+  const kill = new Uint32Array(bits === 0 ? 0 : B * words);
+  if (bits !== 0) {
+    for (const block of cfg.blocks) {
+      const g = gen.subarray(block.id * words, (block.id + 1) * words);
+      const k = kill.subarray(block.id * words, (block.id + 1) * words);
+      for (let s = defStart[block.start]!; s < defStart[block.end]!; s++) {
+        const b = bitOfDef[defIdOfSlot[s]!]!;
+        if (b === -1) continue;
+        if (defKills[s] === 1) {
+          const r = defReg[s]!;
+          clearRange(g, bitBase[r]!, bitEnd[r]!);
+          setRange(k, bitBase[r]!, bitEnd[r]!);
+        }
+        g[b >>> 5]! |= 1 << (b & 31);
+      }
+    }
+  }
   const pool = new BitPool(words, 4 * cfg.blocks.length);
   const lattice = bitsetLattice(pool);
   const result = bits === 0
@@ -445,12 +488,14 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
       join: lattice.join,
       equals: lattice.equals,
       transfer: (block: BasicBlock, input: Uint32Array) => {
-        const out = pool.copy(input);
-        for (let i = block.start; i < block.end; i++) apply(out, i);
+        const out = pool.alloc();
+        const base = block.id * words;
+        for (let w = 0; w < words; w++) out[w] = gen[base + w]! | (input[w]! & ~kill[base + w]!);
         return out;
       },
     });
   const atBlockStart = flatten(result.atStart, words);
+  pool.release();
 
   // Per use slot, the reaching definitions (slots are numbered in
   // instruction order and blocks are contiguous ranges in order).

@@ -13,7 +13,9 @@
 //
 // Seeds. %tid, %laneid, %lanemask_*, %clock*, %globaltimer*, %pm* vary per
 // thread; %warpid and %smid per warp; %ctaid, %ntid, %nctaid, %nwarpid and the
-// grid constants are uniform (the table in isa/sregs.ts). Immediates and
+// grid constants are uniform (the table in isa/sregs.ts). Special registers
+// are read by `mov` and `cvt` only (ptxas 13.0 rejects them in `add`, `setp`,
+// `st` ...), so only those are searched for them. Immediates and
 // symbol addresses are uniform. A `.func`'s `.reg` parameters are
 // thread-varying (each calling thread passes its own); so is every `ld.param`
 // inside a `.func`, and a call's results (register returns, and in a kernel
@@ -471,13 +473,14 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       if (g?.kind === 'register') guardSlot[i] = t.useSlot(i, g.id);
     }
     const hasDefs = defStart[i + 1]! > defStart[i]!;
-    const operands = node.operands;
-    let sv = 0;
-    for (let k = hasDefs ? 1 : 0; k < operands.length; k++) {
-      const o = operands[k]!;
-      if (o.kind !== 'Int' && o.kind !== 'Float') sv |= walkSregs(o);
+    // Special registers are read by mov and cvt only (ptxas rejects them
+    // anywhere else; WARP_SZ, allowed everywhere, is uniform).
+    if (op === 'mov' || op === 'cvt') {
+      const operands = node.operands;
+      let sv = 0;
+      for (let k = hasDefs ? 1 : 0; k < operands.length; k++) sv |= walkSregs(operands[k]!);
+      sregVar[i] = sv;
     }
-    sregVar[i] = sv;
     switch (op) {
       case 'call': hasCall = true; break;
       case 'st': case 'atom': case 'red': case 'cp': case 'stmatrix': case 'mbarrier': case 'st.async': case 'red.async':
@@ -514,10 +517,17 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   }
 
   function classifyLoad(i: number, node: A.Instruction): number {
+    const m = node.modifiers;
+    const declared = spaceOf(m);
+    // Most loads name their space; only generic, shared and kernel-param
+    // loads need the symbol their address derives from.
+    if (declared === '.global') return m.includes('.nc') || node.opcode === 'ldu' ? LOAD_UNIFORM_AT_ADDRESS : LOAD_MEMORY;
+    if (declared === '.const') return LOAD_UNIFORM_AT_ADDRESS;
+    if (declared === '.local' || declared === '.shared::cluster') return LOAD_MEMORY;
+    if (declared === '.param' && !fn.isEntry) return LOAD_FUNC_PARAM;
     const addr = addressOperand(node);
     const base = addr === undefined ? undefined : resolveAddress(i, addr);
-    const m = node.modifiers;
-    const space = spaceOf(m) ?? base?.sym.space;
+    const space = declared ?? base?.sym.space;
     if (node.opcode === 'ldu' || m.includes('.nc')) return space === undefined || space === '.global' ? LOAD_UNIFORM_AT_ADDRESS : LOAD_MEMORY;
     if (space === '.const') return LOAD_UNIFORM_AT_ADDRESS;
     if (space === '.param') {
@@ -995,6 +1005,20 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         state[(2 * k + 1) >>> 5]! &= ~(1 << ((2 * k + 1) & 31));
       }
     };
+    // Each block's kills as a set, so a solver visit costs the set size.
+    const killSet = new Uint32Array(B * words);
+    for (const block of cfg.blocks) {
+      const k = killSet.subarray(block.id * words, (block.id + 1) * words);
+      for (let i = block.start; i < block.end; i++) {
+        for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
+          if (t.defKills[s] === 0) continue;
+          const x = tracked[t.defReg[s]!]!;
+          if (x === -1) continue;
+          k[(2 * x) >>> 5]! |= 1 << ((2 * x) & 31);
+          k[(2 * x + 1) >>> 5]! |= 1 << ((2 * x + 1) & 31);
+        }
+      }
+    }
     const pool = new BitPool(words, 4 * cfg.blocks.length);
     const lattice = bitsetLattice(pool);
     const entering = (id: number, input: Uint32Array): Uint32Array => {
@@ -1011,7 +1035,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       equals: lattice.equals,
       transfer: (block, input) => {
         const out = entering(block.id, input);
-        for (let i = block.start; i < block.end; i++) kill(out, i);
+        const base = block.id * words;
+        for (let w = 0; w < words; w++) out[w]! &= ~killSet[base + w]!;
         return out;
       },
     });
