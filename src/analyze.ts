@@ -13,6 +13,8 @@ import { formatDiagnostic } from './parser/diagnostics.js';
 import { parsePtx } from './parser/parse.js';
 import { InputError, readPtxSource } from './input.js';
 import { globToRegExp } from './glob.js';
+import { moduleTarget, ptxasResources } from './gpu/ptxas.js';
+import type { ResourceUsage } from './checks/types.js';
 
 export interface AnalyzeOptions extends RunOptions {
   /** Globs (relative to the working directory) of files to skip when walking directories. */
@@ -27,6 +29,8 @@ export interface AnalyzeOptions extends RunOptions {
   readonly memoryLimitMb?: number;
   /** Analyze in worker threads even one at a time (the CLI does: limits then apply to every file). */
   readonly isolate?: boolean;
+  /** Run `ptxas -v` on each module for its resource usage (F091, F092); off by default. */
+  readonly ptxas?: boolean;
   /** Called after each file, for progress. */
   readonly onFile?: (done: number, total: number, file: string) => void;
 }
@@ -44,6 +48,8 @@ export interface FileAnalysis {
   readonly exitCode: number;
   readonly text?: string;
   readonly timings: { readonly parseMs: number; readonly checksMs: number };
+  /** `ptxas -v` resource usage, when `--ptxas` asked for it. */
+  readonly resources?: ResourceUsage;
 }
 
 export interface AnalysisResult {
@@ -102,10 +108,12 @@ export function analyzeText(text: string, file: string, options: AnalyzeOptions 
   const t1 = performance.now();
   const analysis = new AnalysisContext(parsed.module, options.block !== undefined ? { block: options.block } : {});
   const known = options.knownFindings === undefined ? undefined : new Set(options.knownFindings.findings.map((f) => f.fingerprint));
+  const resources = options.ptxas === true ? ptxasResources(text, moduleTarget(parsed.module)) : undefined;
   const report = runChecks(parsed.module, text, {
     ...options, file, sourceLine: options.sourceLine ?? sourceLineReader(), ...(known !== undefined ? { baseline: known } : {}),
+    ...(resources !== undefined ? { resources } : {}),
   }, analysis);
-  return { file, text, report, exitCode: report.exitCode, timings: { parseMs, checksMs: performance.now() - t1 } };
+  return { file, text, report, exitCode: report.exitCode, timings: { parseMs, checksMs: performance.now() - t1 }, ...(resources !== undefined ? { resources } : {}) };
 }
 
 /** Expands files and directories (walked for *.ptx, sorted) and `-`. */

@@ -7,6 +7,13 @@ import { buildCallGraph, type CallGraph } from './callgraph.js';
 import { controlDependence, dominators, postDominators, type DomTree } from './dominators.js';
 import { findLoops, type LoopForest } from './loops.js';
 import { buildModuleModel, type FlatInstruction, type FunctionModel, type ModuleModel } from './symbols.js';
+import { affineAnalysis, type AffineFacts } from './dataflow/affine.js';
+import { livenessAnalysis, type Liveness } from './dataflow/liveness.js';
+import { provenanceAnalysis, type ProvenanceFacts } from './dataflow/provenance.js';
+import { rangeAnalysis, type RangeFacts } from './dataflow/ranges.js';
+import { reachingDefinitionsAnalysis, type ReachingDefinitions } from './dataflow/reaching-definitions.js';
+import { taintAnalysis, type TaintFacts } from './dataflow/taint.js';
+import { uniformityAnalysis, type Uniformity } from './dataflow/uniformity.js';
 
 /** An analysis computed once per function and cached by the context. */
 export interface FunctionAnalysis<T> {
@@ -75,6 +82,36 @@ export class AnalysisContext {
 
   loops(fn: FunctionModel): LoopForest {
     return this.get(fn, LOOPS);
+  }
+
+  // ---- dataflow facts, each computed on first request (see src/cfg/dataflow/)
+
+  reachingDefinitions(fn: FunctionModel): ReachingDefinitions {
+    return this.get(fn, reachingDefinitionsAnalysis);
+  }
+
+  liveness(fn: FunctionModel): Liveness {
+    return this.get(fn, livenessAnalysis);
+  }
+
+  uniformity(fn: FunctionModel): Uniformity {
+    return this.get(fn, uniformityAnalysis);
+  }
+
+  provenance(fn: FunctionModel): ProvenanceFacts {
+    return this.get(fn, provenanceAnalysis);
+  }
+
+  taint(fn: FunctionModel): TaintFacts {
+    return this.get(fn, taintAnalysis);
+  }
+
+  affine(fn: FunctionModel): AffineFacts {
+    return this.get(fn, affineAnalysis);
+  }
+
+  ranges(fn: FunctionModel): RangeFacts {
+    return this.get(fn, rangeAnalysis);
   }
 
   callGraph(): CallGraph {

@@ -2,11 +2,14 @@
 import { matchInstruction } from '../parser/isa/match.js';
 import { ISA_TABLE_VERSION } from '../parser/isa/opcodes/index.js';
 import { compareVersions } from '../parser/isa/targets.js';
+import { halfMemoryType } from './F090-half-memory-type.js';
 import { moduleVersion } from './header.js';
 import type { Check, Finding } from './types.js';
 import { found, na, pass } from './types.js';
 
 type Draft = Omit<Finding, 'id' | 'severity'>;
+
+const HALF_TYPES: ReadonlySet<string> = new Set(['.f16', '.bf16', '.f16x2', '.bf16x2']);
 
 export const F009: Check = {
   meta: {
@@ -21,7 +24,8 @@ export const F009: Check = {
     notes: 'An instruction is matched to the table by the longest dotted opcode it starts with (`cp.async.bulk.tensor`), then each remaining '
       + 'modifier must belong to a distinct modifier group of that opcode, and every required group (the type, `setp`\'s comparison ...) '
       + 'must be present. When the module\'s `.version` is newer than the table\'s (ISA ' + ISA_TABLE_VERSION + '), something unknown '
-      + 'may be new rather than a typo: the check is then n/a. One finding per instruction, at the instruction.',
+      + 'may be new rather than a typo: the check is then n/a. One finding per instruction, at the instruction. `ld`/`ldu`/`st`/`mov` '
+      + 'whose only unknown modifiers are half types (`.f16`, `.bf16` and pairs) are left to F090.',
     examples: {
       fails: '.version 7.8\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n'
         + '\tld.param.u64 %rd1, [p];\n\tld.shraed.u32 %r1, [%rd1];\n\tret;\n}\n',
@@ -39,6 +43,8 @@ export const F009: Check = {
         const text = [node.opcode, ...node.modifiers].join('');
         const m = matchInstruction(node);
         let message: string | undefined;
+        // ld/ldu/st/mov with a half type are F090's (the more specific check reports).
+        if (m !== undefined && halfMemoryType(node) !== undefined && m.unknown.every((x) => HALF_TYPES.has(x))) continue;
         if (m === undefined) message = `${text}: ${node.opcode} is not a PTX instruction`;
         else if (m.unknown.length > 0) {
           const spec = m.spec;

@@ -9,7 +9,7 @@ import { CHECKS } from './index.js';
 import { band, DEFAULT_MIN_SCORE, exitCodeOf, scoreChecks, type Band, type Score, type Status } from './score.js';
 import { collectSuppressions } from './suppressions.js';
 import { fingerprints } from './fingerprint.js';
-import type { Check, CheckContext, CheckId, Finding, Location, Severity } from './types.js';
+import type { Check, CheckContext, CheckId, Finding, Location, ResourceUsage, Severity } from './types.js';
 
 export interface RunOptions {
   readonly only?: readonly string[];
@@ -27,6 +27,8 @@ export interface RunOptions {
   readonly file?: string;
   /** Text of a mapped source file's line, for fingerprints (undefined when unreadable). */
   readonly sourceLine?: (file: string, line: number) => string | undefined;
+  /** `ptxas -v` resource usage (`--ptxas`), for F091/F092. */
+  readonly resources?: ResourceUsage;
 }
 
 export interface CheckOutcome {
@@ -79,6 +81,7 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
   const ctxAnalysis = analysis ?? new AnalysisContext(module, options.block !== undefined ? { block: options.block } : {});
   const ctx: CheckContext = {
     module, text, analysis: ctxAnalysis, functions: ctxAnalysis.functions, locate: makeLocate(ctxAnalysis),
+    ...(options.resources !== undefined ? { resources: options.resources } : {}),
   };
   const suppressions = collectSuppressions(module.comments);
   const only = options.only === undefined ? undefined : new Set(options.only);

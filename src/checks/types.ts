@@ -87,7 +87,30 @@ export interface CheckContext {
   readonly functions: readonly FunctionModel[];
   /** Builds a Location from a source range, mapping it through `.loc` when it is an instruction's. */
   locate(range: SourceRange, fn?: FunctionModel, instructionIndex?: number): Location;
+  /** What `ptxas -v` reported (`--ptxas`); absent when not requested. */
+  readonly resources?: ResourceUsage;
 }
+
+/** One function's resources as `ptxas -v` prints them. */
+export interface FunctionResources {
+  readonly name: string;
+  readonly kind: 'entry' | 'function';
+  /** Registers per thread (entries only). */
+  readonly registers?: number;
+  readonly spillStores: number;
+  readonly spillLoads: number;
+  readonly stackFrame: number;
+  /** Static shared memory in bytes (entries only). */
+  readonly sharedBytes?: number;
+  readonly barriers?: number;
+  /** Constant bank 0 (parameters) in bytes. */
+  readonly constBytes?: number;
+}
+
+/** The module's resource usage from `ptxas -v`, or why there is none. */
+export type ResourceUsage =
+  | { readonly status: 'ok'; readonly arch: string; readonly tool: string; readonly functions: Readonly<Record<string, FunctionResources>> }
+  | { readonly status: 'unavailable'; readonly reason: string };
 
 export type CheckResult =
   | { readonly status: 'ran'; readonly findings: readonly Omit<Finding, 'id' | 'severity'>[] }

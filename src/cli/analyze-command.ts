@@ -40,6 +40,7 @@ interface AnalyzeFlags {
   arch?: string;
   baseline?: string;
   writeBaseline?: string;
+  ptxas?: boolean;
 }
 
 function parseIds(flag: string, value: string | undefined): string[] | undefined {
@@ -92,6 +93,7 @@ export function toOptions(flags: AnalyzeFlags, config: Config): AnalyzeOptions {
     ...(config.ignore !== undefined ? { ignore: config.ignore } : {}),
     ...(flags.kernel !== undefined ? { kernel: flags.kernel } : {}),
     ...((flags.arch ?? config.arch) !== undefined ? { arch: (flags.arch ?? config.arch)! } : {}),
+    ...(flags.ptxas === true ? { ptxas: true } : {}),
   };
 }
 
@@ -120,6 +122,7 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
     .option('--confirm', 'try each finding that has a runtime witness on the GPU (needs --launch)')
     .option('--launch <spec>', 'launch spec for --confirm (JSON; an `emit` spec brings a CPU reference)')
     .option('--arch <sm_XX>', 'target for CUDA sources (nvcc -arch)')
+    .option('--ptxas', 'run ptxas -v on each module for registers, spills and shared memory (F091, F092); off by default')
     .option('--baseline <file>', 'known findings: reported as known, left out of the score and the exit code')
     .option('--write-baseline <file>', 'record the current findings as the baseline')
     .option('--no-color', 'no colour, even on a terminal')

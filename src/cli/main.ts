@@ -9,6 +9,7 @@ import { registerChecks } from './checks-command.js';
 import { registerRun } from './run-command.js';
 import { registerEmit } from './emit-command.js';
 import { registerGenFkr } from './gen-fkr-command.js';
+import { registerInstrument } from './instrument-command.js';
 
 /** The package version: package.json two levels up from dist/cli (or one up from a bundle). */
 function packageVersion(): string {
@@ -50,6 +51,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO): Prom
   registerRun(program, io, setExit);
   registerEmit(program, io, setExit);
   registerGenFkr(program, io, setExit);
+  registerInstrument(program, io, setExit);
   try {
     if (ours.length <= 2) {
       io.out(program.helpInformation());

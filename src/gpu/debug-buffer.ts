@@ -11,6 +11,29 @@ export const markersSchema = z.record(z.string().regex(/^\d+$/), z.object({
 }));
 export type Markers = z.infer<typeof markersSchema>;
 
+/** The catalog's marker-map format, as `ptx-debug instrument` writes it. */
+export const markerMapSchema = z.object({
+  version: z.literal(1),
+  ptx: z.string(),
+  markers: z.array(z.object({
+    marker: z.number().int().positive(),
+    kernel: z.string(),
+    block: z.string(),
+    line: z.number().int().positive(),
+  }).passthrough()),
+});
+
+/** Either format as marker → line and label (`kernel block` for the catalog's). */
+export function toMarkers(raw: unknown): z.SafeParseReturnType<unknown, Markers> {
+  const map = markerMapSchema.safeParse(raw);
+  if (map.success) {
+    const out: Markers = {};
+    for (const m of map.data.markers) out[String(m.marker)] = { line: m.line, label: `${m.kernel} ${m.block}` };
+    return { success: true, data: out };
+  }
+  return markersSchema.safeParse(raw);
+}
+
 export interface DebugRecord {
   readonly marker: number;
   readonly thread: number;
@@ -75,7 +98,7 @@ export function loadMarkers(path: string): Markers {
   } catch (err) {
     throw new InputError(`${path}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not valid JSON'}`);
   }
-  const r = markersSchema.safeParse(raw);
+  const r = toMarkers(raw);
   if (!r.success) throw new InputError(`${path}: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   return r.data;
 }

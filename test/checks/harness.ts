@@ -29,11 +29,17 @@ export function outcomeOf(check: Check, ptx: string, options: RunOptions = {}) {
   return report.outcomes.find((o) => o.id === check.meta.id)!;
 }
 
-export function checkCases(check: Check, cases: { fails: readonly FailCase[]; passes: readonly PassCase[] }): void {
+export function checkCases(check: Check, cases: {
+  fails: readonly FailCase[];
+  passes: readonly PassCase[];
+  /** Options for running the meta examples (e.g. the ptxas resources F091 reads). */
+  exampleOptions?: (ptx: string) => RunOptions;
+}): void {
   describe(`${check.meta.id} ${check.meta.name}`, () => {
     it('fails its own failing example and passes its passing one', () => {
-      expect(outcomeOf(check, check.meta.examples.fails).status).toBe('fail');
-      expect(outcomeOf(check, check.meta.examples.passes).status).toBe('pass');
+      const { fails, passes } = check.meta.examples;
+      expect(outcomeOf(check, fails, cases.exampleOptions?.(fails)).status).toBe('fail');
+      expect(outcomeOf(check, passes, cases.exampleOptions?.(passes)).status).toBe('pass');
     });
     for (const c of cases.fails) {
       it(`fails: ${c.name}`, () => {

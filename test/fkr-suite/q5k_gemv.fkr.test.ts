@@ -119,324 +119,361 @@ describe('FKR q5k_gemv.ptx', () => {
     expect(outcome('F020'), changed('F020 special-register-misuse')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F021 generic-shared-address: not built', () => {
-    expect(outcome('F021'), changed('F021 generic-shared-address')).toEqual({ status: 'not-built', findings: [] });
+  it('F021 generic-shared-address: pass', () => {
+    expect(outcome('F021'), changed('F021 generic-shared-address')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F022 shared-u64-address: not built', () => {
-    expect(outcome('F022'), changed('F022 shared-u64-address')).toEqual({ status: 'not-built', findings: [] });
+  it('F022 shared-u64-address: pass', () => {
+    expect(outcome('F022'), changed('F022 shared-u64-address')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F023 shared-window-as-generic: not built', () => {
-    expect(outcome('F023'), changed('F023 shared-window-as-generic')).toEqual({ status: 'not-built', findings: [] });
+  it('F023 shared-window-as-generic: pass', () => {
+    expect(outcome('F023'), changed('F023 shared-window-as-generic')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F024 provenance-mismatch: not built', () => {
-    expect(outcome('F024'), changed('F024 provenance-mismatch')).toEqual({ status: 'not-built', findings: [] });
+  it('F024 provenance-mismatch: pass', () => {
+    expect(outcome('F024'), changed('F024 provenance-mismatch')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F025 local-static-oob: not built', () => {
-    expect(outcome('F025'), changed('F025 local-static-oob')).toEqual({ status: 'not-built', findings: [] });
+  it('F025 local-static-oob: pass', () => {
+    expect(outcome('F025'), changed('F025 local-static-oob')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F026 const-write: not built', () => {
-    expect(outcome('F026'), changed('F026 const-write')).toEqual({ status: 'not-built', findings: [] });
+  it('F026 const-write: pass', () => {
+    expect(outcome('F026'), changed('F026 const-write')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F027 param-write: not built', () => {
-    expect(outcome('F027'), changed('F027 param-write')).toEqual({ status: 'not-built', findings: [] });
+  it('F027 param-write: pass', () => {
+    expect(outcome('F027'), changed('F027 param-write')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F028 shared-static-oob: not built', () => {
-    expect(outcome('F028'), changed('F028 shared-static-oob')).toEqual({ status: 'not-built', findings: [] });
+  it('F028 shared-static-oob: pass', () => {
+    expect(outcome('F028'), changed('F028 shared-static-oob')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F029 missing-cvta-to-global: not built', () => {
-    expect(outcome('F029'), changed('F029 missing-cvta-to-global')).toEqual({ status: 'not-built', findings: [] });
+  it('F029 missing-cvta-to-global: pass', () => {
+    expect(outcome('F029'), changed('F029 missing-cvta-to-global')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F030 mixed-space-access: not built', () => {
-    expect(outcome('F030'), changed('F030 mixed-space-access')).toEqual({ status: 'not-built', findings: [] });
+  it('F030 mixed-space-access: pass', () => {
+    expect(outcome('F030'), changed('F030 mixed-space-access')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F031 texture-surface-ref: not built', () => {
-    expect(outcome('F031'), changed('F031 texture-surface-ref')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: the module has no texture or surface instruction and no reference
+  // declaration
+  it('F031 texture-surface-ref: n/a', () => {
+    expect(outcome('F031'), changed('F031 texture-surface-ref')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F032 extern-shared-alignment: not built', () => {
-    expect(outcome('F032'), changed('F032 extern-shared-alignment')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: the module declares no .extern .shared array
+  it('F032 extern-shared-alignment: n/a', () => {
+    expect(outcome('F032'), changed('F032 extern-shared-alignment')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F033 variable-alignment: not built', () => {
-    expect(outcome('F033'), changed('F033 variable-alignment')).toEqual({ status: 'not-built', findings: [] });
+  it('F033 variable-alignment: pass', () => {
+    expect(outcome('F033'), changed('F033 variable-alignment')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F034 shared-capacity: not built', () => {
-    expect(outcome('F034'), changed('F034 shared-capacity')).toEqual({ status: 'not-built', findings: [] });
+  it('F034 shared-capacity: pass', () => {
+    expect(outcome('F034'), changed('F034 shared-capacity')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F035 unused-shared: not built', () => {
-    expect(outcome('F035'), changed('F035 unused-shared')).toEqual({ status: 'not-built', findings: [] });
+  it('F035 unused-shared: pass', () => {
+    expect(outcome('F035'), changed('F035 unused-shared')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F036 missing-barrier-raw: not built', () => {
-    expect(outcome('F036'), changed('F036 missing-barrier-raw')).toEqual({ status: 'not-built', findings: [] });
+  it('F036 missing-barrier-raw: pass', () => {
+    expect(outcome('F036'), changed('F036 missing-barrier-raw')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F037 missing-barrier-war: not built', () => {
-    expect(outcome('F037'), changed('F037 missing-barrier-war')).toEqual({ status: 'not-built', findings: [] });
+  it('F037 missing-barrier-war: pass', () => {
+    expect(outcome('F037'), changed('F037 missing-barrier-war')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F038 barrier-divergence: not built', () => {
-    expect(outcome('F038'), changed('F038 barrier-divergence')).toEqual({ status: 'not-built', findings: [] });
+  it('F038 barrier-divergence: pass', () => {
+    expect(outcome('F038'), changed('F038 barrier-divergence')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F039 barrier-thread-count: not built', () => {
-    expect(outcome('F039'), changed('F039 barrier-thread-count')).toEqual({ status: 'not-built', findings: [] });
+  it('F039 barrier-thread-count: pass', () => {
+    expect(outcome('F039'), changed('F039 barrier-thread-count')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F040 named-barrier-pairing: not built', () => {
-    expect(outcome('F040'), changed('F040 named-barrier-pairing')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no bar.arrive/barrier.arrive in the module
+  it('F040 named-barrier-pairing: n/a', () => {
+    expect(outcome('F040'), changed('F040 named-barrier-pairing')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F041 barrier-in-divergent-loop: not built', () => {
-    expect(outcome('F041'), changed('F041 barrier-in-divergent-loop')).toEqual({ status: 'not-built', findings: [] });
+  it('F041 barrier-in-divergent-loop: pass', () => {
+    expect(outcome('F041'), changed('F041 barrier-in-divergent-loop')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F042 warp-sync-mask: not built', () => {
-    expect(outcome('F042'), changed('F042 warp-sync-mask')).toEqual({ status: 'not-built', findings: [] });
+  it('F042 warp-sync-mask: pass', () => {
+    expect(outcome('F042'), changed('F042 warp-sync-mask')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F043 legacy-warp-synchronous: not built', () => {
-    expect(outcome('F043'), changed('F043 legacy-warp-synchronous')).toEqual({ status: 'not-built', findings: [] });
+  it('F043 legacy-warp-synchronous: pass', () => {
+    expect(outcome('F043'), changed('F043 legacy-warp-synchronous')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F044 missing-release-fence: not built', () => {
-    expect(outcome('F044'), changed('F044 missing-release-fence')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no global atomic or flag store in the module
+  it('F044 missing-release-fence: n/a', () => {
+    expect(outcome('F044'), changed('F044 missing-release-fence')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F045 weak-spin-wait: not built', () => {
-    expect(outcome('F045'), changed('F045 weak-spin-wait')).toEqual({ status: 'not-built', findings: [] });
+  it('F045 weak-spin-wait: pass', () => {
+    expect(outcome('F045'), changed('F045 weak-spin-wait')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F046 global-rmw-race: not built', () => {
-    expect(outcome('F046'), changed('F046 global-rmw-race')).toEqual({ status: 'not-built', findings: [] });
+  it('F046 global-rmw-race: pass', () => {
+    expect(outcome('F046'), changed('F046 global-rmw-race')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F047 mbarrier-protocol: not built', () => {
-    expect(outcome('F047'), changed('F047 mbarrier-protocol')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no mbarrier in the module
+  it('F047 mbarrier-protocol: n/a', () => {
+    expect(outcome('F047'), changed('F047 mbarrier-protocol')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F048 async-copy-wait: not built', () => {
-    expect(outcome('F048'), changed('F048 async-copy-wait')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no asynchronous copy into shared memory in the module
+  it('F048 async-copy-wait: n/a', () => {
+    expect(outcome('F048'), changed('F048 async-copy-wait')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F049 warp-role-cta-barrier: not built', () => {
-    expect(outcome('F049'), changed('F049 warp-role-cta-barrier')).toEqual({ status: 'not-built', findings: [] });
+  it('F049 warp-role-cta-barrier: pass', () => {
+    expect(outcome('F049'), changed('F049 warp-role-cta-barrier')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F050 exit-before-shuffle: not built', () => {
-    expect(outcome('F050'), changed('F050 exit-before-shuffle')).toEqual({ status: 'not-built', findings: [] });
+  it('F050 exit-before-shuffle: pass', () => {
+    expect(outcome('F050'), changed('F050 exit-before-shuffle')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F051 unaligned-access: not built', () => {
-    expect(outcome('F051'), changed('F051 unaligned-access')).toEqual({ status: 'not-built', findings: [] });
+  it('F051 unaligned-access: pass', () => {
+    expect(outcome('F051'), changed('F051 unaligned-access')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F052 shared-bank-conflict: not built', () => {
-    expect(outcome('F052'), changed('F052 shared-bank-conflict')).toEqual({ status: 'not-built', findings: [] });
+  it('F052 shared-bank-conflict: pass', () => {
+    expect(outcome('F052'), changed('F052 shared-bank-conflict')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F053 uncoalesced-global: not built', () => {
-    expect(outcome('F053'), changed('F053 uncoalesced-global')).toEqual({ status: 'not-built', findings: [] });
+  it('F053 uncoalesced-global: pass', () => {
+    expect(outcome('F053'), changed('F053 uncoalesced-global')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F054 shared-dynamic-oob: not built', () => {
-    expect(outcome('F054'), changed('F054 shared-dynamic-oob')).toEqual({ status: 'not-built', findings: [] });
+  it('F054 shared-dynamic-oob: pass', () => {
+    expect(outcome('F054'), changed('F054 shared-dynamic-oob')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F055 local-dynamic-index: not built', () => {
-    expect(outcome('F055'), changed('F055 local-dynamic-index')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no local-memory accesses
+  it('F055 local-dynamic-index: n/a', () => {
+    expect(outcome('F055'), changed('F055 local-dynamic-index')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F056 nc-load-aliasing: not built', () => {
-    expect(outcome('F056'), changed('F056 nc-load-aliasing')).toEqual({ status: 'not-built', findings: [] });
+  it('F056 nc-load-aliasing: pass', () => {
+    expect(outcome('F056'), changed('F056 nc-load-aliasing')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F057 scope-too-narrow: not built', () => {
-    expect(outcome('F057'), changed('F057 scope-too-narrow')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no atomic, acquire/release access or fence with .cta scope
+  it('F057 scope-too-narrow: n/a', () => {
+    expect(outcome('F057'), changed('F057 scope-too-narrow')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F058 uninitialized-shared-read: not built', () => {
-    expect(outcome('F058'), changed('F058 uninitialized-shared-read')).toEqual({ status: 'not-built', findings: [] });
+  it('F058 uninitialized-shared-read: pass', () => {
+    expect(outcome('F058'), changed('F058 uninitialized-shared-read')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F059 atomic-alignment: not built', () => {
-    expect(outcome('F059'), changed('F059 atomic-alignment')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no atomics
+  it('F059 atomic-alignment: n/a', () => {
+    expect(outcome('F059'), changed('F059 atomic-alignment')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F060 missing-proxy-fence: not built', () => {
-    expect(outcome('F060'), changed('F060 missing-proxy-fence')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: nothing reads shared memory through the async proxy
+  it('F060 missing-proxy-fence: n/a', () => {
+    expect(outcome('F060'), changed('F060 missing-proxy-fence')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F061 missing-terminator: not built', () => {
-    expect(outcome('F061'), changed('F061 missing-terminator')).toEqual({ status: 'not-built', findings: [] });
+  it('F061 missing-terminator: pass', () => {
+    expect(outcome('F061'), changed('F061 missing-terminator')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F062 unreachable-code: not built', () => {
-    expect(outcome('F062'), changed('F062 unreachable-code')).toEqual({ status: 'not-built', findings: [] });
+  it('F062 unreachable-code: pass', () => {
+    expect(outcome('F062'), changed('F062 unreachable-code')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F063 infinite-loop: not built', () => {
-    expect(outcome('F063'), changed('F063 infinite-loop')).toEqual({ status: 'not-built', findings: [] });
+  it('F063 infinite-loop: pass', () => {
+    expect(outcome('F063'), changed('F063 infinite-loop')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F064 recursion: not built', () => {
-    expect(outcome('F064'), changed('F064 recursion')).toEqual({ status: 'not-built', findings: [] });
+  it('F064 recursion: pass', () => {
+    expect(outcome('F064'), changed('F064 recursion')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F065 indirect-branch: not built', () => {
-    expect(outcome('F065'), changed('F065 indirect-branch')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no brx.idx and no indirect call
+  it('F065 indirect-branch: n/a', () => {
+    expect(outcome('F065'), changed('F065 indirect-branch')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F066 call-signature: not built', () => {
-    expect(outcome('F066'), changed('F066 call-signature')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no call to a declared function or prototype
+  it('F066 call-signature: n/a', () => {
+    expect(outcome('F066'), changed('F066 call-signature')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F067 uni-on-divergent: not built', () => {
-    expect(outcome('F067'), changed('F067 uni-on-divergent')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no guarded .uni branch or call
+  it('F067 uni-on-divergent: n/a', () => {
+    expect(outcome('F067'), changed('F067 uni-on-divergent')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F068 divergent-branch-in-loop: not built', () => {
-    expect(outcome('F068'), changed('F068 divergent-branch-in-loop')).toEqual({ status: 'not-built', findings: [] });
+  it('F068 divergent-branch-in-loop: fail at line 55', () => {
+    expect(outcome('F068'), changed('F068 divergent-branch-in-loop')).toEqual({
+      status: 'fail',
+      findings: [
+        { id: 'F068', line: 55 },
+      ],
+    });
   });
 
-  it('F069 irreducible-cfg: not built', () => {
-    expect(outcome('F069'), changed('F069 irreducible-cfg')).toEqual({ status: 'not-built', findings: [] });
+  it('F069 irreducible-cfg: pass', () => {
+    expect(outcome('F069'), changed('F069 irreducible-cfg')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F070 debug-break-left: not built', () => {
-    expect(outcome('F070'), changed('F070 debug-break-left')).toEqual({ status: 'not-built', findings: [] });
+  it('F070 debug-break-left: pass', () => {
+    expect(outcome('F070'), changed('F070 debug-break-left')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F071 use-before-def: not built', () => {
-    expect(outcome('F071'), changed('F071 use-before-def')).toEqual({ status: 'not-built', findings: [] });
+  it('F071 use-before-def: pass', () => {
+    expect(outcome('F071'), changed('F071 use-before-def')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F072 unused-param: not built', () => {
-    expect(outcome('F072'), changed('F072 unused-param')).toEqual({ status: 'not-built', findings: [] });
+  it('F072 unused-param: pass', () => {
+    expect(outcome('F072'), changed('F072 unused-param')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F073 dead-store: not built', () => {
-    expect(outcome('F073'), changed('F073 dead-store')).toEqual({ status: 'not-built', findings: [] });
+  it('F073 dead-store: pass', () => {
+    expect(outcome('F073'), changed('F073 dead-store')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F074 lost-loop-update: not built', () => {
-    expect(outcome('F074'), changed('F074 lost-loop-update')).toEqual({ status: 'not-built', findings: [] });
+  it('F074 lost-loop-update: pass', () => {
+    expect(outcome('F074'), changed('F074 lost-loop-update')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F075 param-load-width: not built', () => {
-    expect(outcome('F075'), changed('F075 param-load-width')).toEqual({ status: 'not-built', findings: [] });
+  it('F075 param-load-width: pass', () => {
+    expect(outcome('F075'), changed('F075 param-load-width')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F076 register-pressure: not built', () => {
-    expect(outcome('F076'), changed('F076 register-pressure')).toEqual({ status: 'not-built', findings: [] });
+  it('F076 register-pressure: pass', () => {
+    expect(outcome('F076'), changed('F076 register-pressure')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F077 index-overflow: not built', () => {
-    expect(outcome('F077'), changed('F077 index-overflow')).toEqual({ status: 'not-built', findings: [] });
+  it('F077 index-overflow: pass', () => {
+    expect(outcome('F077'), changed('F077 index-overflow')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F078 missing-bounds-check: not built', () => {
-    expect(outcome('F078'), changed('F078 missing-bounds-check')).toEqual({ status: 'not-built', findings: [] });
+  it('F078 missing-bounds-check: pass', () => {
+    expect(outcome('F078'), changed('F078 missing-bounds-check')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F079 zero-extended-signed-offset: not built', () => {
-    expect(outcome('F079'), changed('F079 zero-extended-signed-offset')).toEqual({ status: 'not-built', findings: [] });
+  it('F079 zero-extended-signed-offset: pass', () => {
+    expect(outcome('F079'), changed('F079 zero-extended-signed-offset')).toEqual({ status: 'pass', findings: [] });
   });
 
   it('F080 low-precision-accumulator: not built', () => {
     expect(outcome('F080'), changed('F080 low-precision-accumulator')).toEqual({ status: 'not-built', findings: [] });
   });
 
-  it('F081 loaded-value-store: not built', () => {
-    expect(outcome('F081'), changed('F081 loaded-value-store')).toEqual({ status: 'not-built', findings: [] });
+  it('F081 loaded-value-store: pass', () => {
+    expect(outcome('F081'), changed('F081 loaded-value-store')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F082 computed-address-from-loaded: not built', () => {
-    expect(outcome('F082'), changed('F082 computed-address-from-loaded')).toEqual({ status: 'not-built', findings: [] });
+  it('F082 computed-address-from-loaded: pass', () => {
+    expect(outcome('F082'), changed('F082 computed-address-from-loaded')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F083 cvta-shared-in-loop: not built', () => {
-    expect(outcome('F083'), changed('F083 cvta-shared-in-loop')).toEqual({ status: 'not-built', findings: [] });
+  it('F083 cvta-shared-in-loop: pass', () => {
+    expect(outcome('F083'), changed('F083 cvta-shared-in-loop')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F084 loop-branch-to-end: not built', () => {
-    expect(outcome('F084'), changed('F084 loop-branch-to-end')).toEqual({ status: 'not-built', findings: [] });
+  it('F084 loop-branch-to-end: pass', () => {
+    expect(outcome('F084'), changed('F084 loop-branch-to-end')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F085 shuffle-operands: not built', () => {
-    expect(outcome('F085'), changed('F085 shuffle-operands')).toEqual({ status: 'not-built', findings: [] });
+  it('F085 shuffle-operands: pass', () => {
+    expect(outcome('F085'), changed('F085 shuffle-operands')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F086 placeholder-kernel: not built', () => {
-    expect(outcome('F086'), changed('F086 placeholder-kernel')).toEqual({ status: 'not-built', findings: [] });
+  it('F086 placeholder-kernel: pass', () => {
+    expect(outcome('F086'), changed('F086 placeholder-kernel')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F087 deprecated-feature: not built', () => {
-    expect(outcome('F087'), changed('F087 deprecated-feature')).toEqual({ status: 'not-built', findings: [] });
+  it('F087 deprecated-feature: pass', () => {
+    expect(outcome('F087'), changed('F087 deprecated-feature')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F088 tensor-core-consistency: not built', () => {
-    expect(outcome('F088'), changed('F088 tensor-core-consistency')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no wmma, mma or ldmatrix
+  it('F088 tensor-core-consistency: n/a', () => {
+    expect(outcome('F088'), changed('F088 tensor-core-consistency')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F089 async-copy-constraints: not built', () => {
-    expect(outcome('F089'), changed('F089 async-copy-constraints')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no cp.async
+  it('F089 async-copy-constraints: n/a', () => {
+    expect(outcome('F089'), changed('F089 async-copy-constraints')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F090 half-memory-type: not built', () => {
-    expect(outcome('F090'), changed('F090 half-memory-type')).toEqual({ status: 'not-built', findings: [] });
+  it('F090 half-memory-type: pass', () => {
+    expect(outcome('F090'), changed('F090 half-memory-type')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F091 register-spills: not built', () => {
-    expect(outcome('F091'), changed('F091 register-spills')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: ptxas resource usage was not requested (run with --ptxas)
+  it('F091 register-spills: n/a', () => {
+    expect(outcome('F091'), changed('F091 register-spills')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F092 low-occupancy: not built', () => {
-    expect(outcome('F092'), changed('F092 low-occupancy')).toEqual({ status: 'not-built', findings: [] });
+  it('F092 low-occupancy: pass', () => {
+    expect(outcome('F092'), changed('F092 low-occupancy')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F093 redundant-barrier: not built', () => {
-    expect(outcome('F093'), changed('F093 redundant-barrier')).toEqual({ status: 'not-built', findings: [] });
+  it('F093 redundant-barrier: pass', () => {
+    expect(outcome('F093'), changed('F093 redundant-barrier')).toEqual({ status: 'pass', findings: [] });
   });
 
-  it('F094 redundant-fence: not built', () => {
-    expect(outcome('F094'), changed('F094 redundant-fence')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no fences
+  it('F094 redundant-fence: n/a', () => {
+    expect(outcome('F094'), changed('F094 redundant-fence')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F095 narrow-global-loop: not built', () => {
-    expect(outcome('F095'), changed('F095 narrow-global-loop')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no byte-wide global accesses in loops
+  it('F095 narrow-global-loop: n/a', () => {
+    expect(outcome('F095'), changed('F095 narrow-global-loop')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F096 missing-debug-instrumentation: not built', () => {
-    expect(outcome('F096'), changed('F096 missing-debug-instrumentation')).toEqual({ status: 'not-built', findings: [] });
+  it('F096 missing-debug-instrumentation: fail at line 10', () => {
+    expect(outcome('F096'), changed('F096 missing-debug-instrumentation')).toEqual({
+      status: 'fail',
+      findings: [
+        { id: 'F096', line: 10 },
+      ],
+    });
   });
 
-  it('F097 marker-uniqueness: not built', () => {
-    expect(outcome('F097'), changed('F097 marker-uniqueness')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no kernel is instrumented (no debug_buf parameter)
+  it('F097 marker-uniqueness: n/a', () => {
+    expect(outcome('F097'), changed('F097 marker-uniqueness')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F098 marker-protocol: not built', () => {
-    expect(outcome('F098'), changed('F098 marker-protocol')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no kernel is instrumented (no debug_buf parameter)
+  it('F098 marker-protocol: n/a', () => {
+    expect(outcome('F098'), changed('F098 marker-protocol')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F099 marker-bounds: not built', () => {
-    expect(outcome('F099'), changed('F099 marker-bounds')).toEqual({ status: 'not-built', findings: [] });
+  // n/a: no kernel is instrumented (no debug_buf parameter)
+  it('F099 marker-bounds: n/a', () => {
+    expect(outcome('F099'), changed('F099 marker-bounds')).toEqual({ status: 'na', findings: [] });
   });
 
-  it('F100 line-info: not built', () => {
-    expect(outcome('F100'), changed('F100 line-info')).toEqual({ status: 'not-built', findings: [] });
+  it('F100 line-info: fail at line 10', () => {
+    expect(outcome('F100'), changed('F100 line-info')).toEqual({
+      status: 'fail',
+      findings: [
+        { id: 'F100', line: 10 },
+      ],
+    });
   });
 
   it('score band: pass', () => {

@@ -429,6 +429,12 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       } else if (rb !== undefined && ra === undefined) {
         out = { sym: rb.sym, offset: ca === undefined || rb.offset === undefined ? undefined : rb.offset + ca };
       }
+    } else if (node.opcode === 'mad' && ops.length === 4 && !node.modifiers.includes('.hi')) {
+      // `mad.lo r, i, 4, sym`: the addend is the base, at a non-constant offset.
+      const rc = resolveExpr(j, ops[3]!, depth + 1);
+      if (rc !== undefined && resolveExpr(j, ops[1]!, depth + 1) === undefined && resolveExpr(j, ops[2]!, depth + 1) === undefined) {
+        out = { sym: rc.sym, offset: undefined };
+      }
     }
     baseMemo.set(d, out ?? null);
     return out;

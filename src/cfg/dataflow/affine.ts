@@ -1,0 +1,2191 @@
+// Affine values: every integer register at every use as a linear form
+// `c0 + Σ ci·xi` over symbols (%tid, %laneid, %ctaid, %ntid, the base address
+// of a named variable, kernel parameters, loop induction variables, and opaque
+// values), computed forward with the dataflow solver; and the per-lane facts
+// the memory checks read from an address form: the lane stride, shared-memory
+// bank conflicts (F052), global sectors per request (F053), and whether two
+// accesses can touch the same bytes from different threads (F036/F037).
+//
+// Arithmetic is modulo 2^width: a form is the register's value modulo 2^w of
+// the instruction that computed it (constants and coefficients are kept as the
+// signed representative, e.g. `add.u32 r, tid, 0xffffffff` is `%tid.x - 1`).
+// Where a narrow form is widened (`cvt.u64.u32`, `mul.wide`, `mad.wide`) the
+// form equals the wide value only if the narrow one did not wrap; when that is
+// not provable from hardware bounds (%tid < 1024, %laneid < 32, ...) the form
+// is marked `mayWrap`. Lane-relative facts (strides, banks) hold modulo the
+// width whatever `mayWrap` says, as long as no wrap falls between the lanes
+// of one warp.
+//
+// Transfer: mov, add/sub, mul/mad (.lo/.wide) by a constant, shl by a
+// constant, neg, not (= −x − 1), cvt between integers and cvta keep the form;
+// shr/div/rem/and by powers of two become `x >> k` symbols (`x & (2^k−1)` is
+// `x − 2^k·(x >> k)`); or/xor with provably disjoint bits add; `mad` of two
+// values is an opaque product plus the addend; `ld.param` of a parameter is a
+// parameter symbol (one per parameter and offset); anything else is an opaque
+// symbol of its definition (a guarded definition: the old or the new value).
+//
+// Joins: where different forms meet at a block, the register becomes a fresh
+// symbol for that (block, register) pair (deterministic: one per pair); a
+// register not written yet on one path takes the other path's form (reading
+// it there is undefined), except `.func` register parameters. At a natural
+// loop header every state register the loop writes is that symbol from the
+// first visit on, so the body is interpreted once, not twice; such a symbol
+// whose back-edge values are all `itself + step` (step loop-invariant,
+// non-zero) and whose entry values agree is an induction variable
+// `iv(header, reg)` with that init and step.
+//
+// The block states are persistent vectors over the registers that are live
+// into some block (path copying, shared subtrees skipped by joins and
+// comparisons), so a pass costs about the number of definitions, not blocks ×
+// registers. Instructions are compiled once per function (operands resolved)
+// and shared with the ranges analysis (ranges.ts), which reuses the vectors.
+import type * as A from '../../parser/ast.js';
+import type { BasicBlock, Cfg } from '../builder.js';
+import type { AnalysisContext, FunctionAnalysis } from '../context.js';
+import type { LoopForest } from '../loops.js';
+import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type SymbolRef, type VariableSymbol } from '../symbols.js';
+import type { SregVariance } from '../../parser/isa/sregs.js';
+import { effects } from './effects.js';
+import { solve, type DataflowResult } from './solver.js';
+
+// ================================================================ forms
+
+export interface Term {
+  /** Symbol id (see `AffineFacts.symbols`). */
+  readonly sym: number;
+  /** Never 0. */
+  readonly coef: number;
+}
+
+/** `c + Σ coef·sym`; terms sorted by symbol id. Numbers are safe integers. */
+export interface Form {
+  readonly c: number;
+  readonly terms: readonly Term[];
+  /** A narrower value was widened here without proof that it did not wrap. */
+  readonly mayWrap: boolean;
+}
+
+/** Forms with more terms become opaque (keeps every operation cheap). */
+export const MAX_TERMS = 8;
+
+const NO_TERMS: readonly Term[] = [];
+const CONSTS = new Map<number, Form>();
+
+export function constForm(c: number): Form {
+  let f = CONSTS.get(c);
+  if (f === undefined) {
+    f = { c, terms: NO_TERMS, mayWrap: false };
+    if (CONSTS.size < 4096) CONSTS.set(c, f);
+  }
+  return f;
+}
+
+export function symForm(sym: number): Form {
+  return { c: 0, terms: [{ sym, coef: 1 }], mayWrap: false };
+}
+
+export function isConstant(f: Form): boolean {
+  return f.terms.length === 0;
+}
+
+/** Coefficient of `sym` in `f` (0 when absent). */
+export function coefOf(f: Form, sym: number): number {
+  for (const t of f.terms) if (t.sym === sym) return t.coef;
+  return 0;
+}
+
+export function formEquals(a: Form, b: Form): boolean {
+  if (a === b) return true;
+  if (a.c !== b.c || a.mayWrap !== b.mayWrap || a.terms.length !== b.terms.length) return false;
+  for (let i = 0; i < a.terms.length; i++) {
+    const x = a.terms[i]!;
+    const y = b.terms[i]!;
+    if (x.sym !== y.sym || x.coef !== y.coef) return false;
+  }
+  return true;
+}
+
+const safe = (x: number): boolean => Number.isSafeInteger(x);
+
+/** `a + k·b`; undefined on overflow of a safe integer or more than MAX_TERMS terms. */
+export function addScaled(a: Form, b: Form, k: number): Form | undefined {
+  if (k === 0) return a;
+  const c = a.c + k * b.c;
+  if (!safe(c)) return undefined;
+  if (b.terms.length === 0) return c === a.c ? a : a.terms.length === 0 ? constForm(c) : { c, terms: a.terms, mayWrap: a.mayWrap || b.mayWrap };
+  if (a.terms.length === 0 && k === 1) return { c, terms: b.terms, mayWrap: a.mayWrap || b.mayWrap };
+  const out: Term[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.terms.length || j < b.terms.length) {
+    const x = a.terms[i];
+    const y = b.terms[j];
+    if (y === undefined || (x !== undefined && x.sym < y.sym)) {
+      out.push(x!);
+      i++;
+    } else if (x === undefined || y.sym < x.sym) {
+      const coef = k * y.coef;
+      if (!safe(coef)) return undefined;
+      out.push({ sym: y.sym, coef });
+      j++;
+    } else {
+      const coef = x.coef + k * y.coef;
+      if (!safe(coef)) return undefined;
+      if (coef !== 0) out.push({ sym: x.sym, coef });
+      i++;
+      j++;
+    }
+  }
+  if (out.length > MAX_TERMS) return undefined;
+  return { c, terms: out, mayWrap: a.mayWrap || b.mayWrap };
+}
+
+export function scaleForm(a: Form, k: number): Form | undefined {
+  if (k === 1) return a;
+  if (k === 0) return constForm(0);
+  const c = a.c * k;
+  if (!safe(c)) return undefined;
+  const terms: Term[] = [];
+  for (const t of a.terms) {
+    const coef = t.coef * k;
+    if (!safe(coef)) return undefined;
+    terms.push({ sym: t.sym, coef });
+  }
+  return { c, terms, mayWrap: a.mayWrap };
+}
+
+export function subForms(a: Form, b: Form): Form | undefined {
+  return addScaled(a, b, -1);
+}
+
+/** x reduced modulo 2^w to the signed representative (w ≤ 32; wider widths are left alone). */
+function wrapSigned(x: number, w: number): number {
+  if (w > 32) return x;
+  const m = 2 ** w;
+  if (x >= -m / 2 && x < m / 2) return x;
+  let r = x % m;
+  if (r < 0) r += m;
+  return r >= m / 2 ? r - m : r;
+}
+
+/** The form with constant and coefficients reduced modulo 2^w (identity for 64-bit). */
+function normalize(f: Form, w: number): Form {
+  if (w > 32) return f;
+  let changed = wrapSigned(f.c, w) !== f.c;
+  for (const t of f.terms) if (wrapSigned(t.coef, w) !== t.coef) changed = true;
+  if (!changed) return f;
+  const terms: Term[] = [];
+  for (const t of f.terms) {
+    const coef = wrapSigned(t.coef, w);
+    if (coef !== 0) terms.push({ sym: t.sym, coef });
+  }
+  return { c: wrapSigned(f.c, w), terms, mayWrap: f.mayWrap };
+}
+
+function withWrap(f: Form, mayWrap: boolean): Form {
+  return mayWrap && !f.mayWrap ? { ...f, mayWrap: true } : f;
+}
+
+/** The largest power of two dividing x (x ≠ 0), capped at 2^30. */
+function pow2Factor(x: number): number {
+  if (x === 0) return 2 ** 30;
+  let p = 1;
+  while (p < 2 ** 30 && x % (p * 2) === 0) p *= 2;
+  return p;
+}
+
+const mod = (x: number, m: number): number => ((x % m) + m) % m;
+
+// ================================================================ symbols
+
+interface SymbolBase {
+  readonly id: number;
+  /** Printable: `%tid.x`, `&smem`, `param(k_param_0)`, `iv(B2,%r5)` ... */
+  readonly name: string;
+  /** Derived (by data, not by control) from %tid, %laneid or %lanemask_*. */
+  readonly threadDependent: boolean;
+  /** Equal across the CTA: true only when trivially so (special registers of
+   *  the CTA/grid, variable addresses, kernel parameters, pure arithmetic on
+   *  those); false when thread-dependent; undefined otherwise (the uniformity
+   *  analysis decides). */
+  readonly uniform: boolean | undefined;
+}
+
+/** A special register (`%tid.x`, `%laneid`, `%ctaid.y`, `%ntid.x`, `%warpid` ...). */
+export interface SregSymbol extends SymbolBase {
+  readonly kind: 'sreg';
+  /** Without the component: `%tid`. */
+  readonly sreg: string;
+  readonly component?: string;
+  readonly variance: SregVariance;
+}
+
+/** The address of a named variable: `mov.u64 %rd1, smem` or `[smem+4]`. */
+export interface VarSymbol extends SymbolBase {
+  readonly kind: 'var';
+  readonly variable: VariableSymbol;
+}
+
+/** The value `ld.param` reads from a parameter of the function, at a byte offset. */
+export interface ParamSymbol extends SymbolBase {
+  readonly kind: 'param';
+  readonly variable: VariableSymbol;
+  readonly offset: number;
+}
+
+/** A register's value on entry (a `.func` register parameter, or never written). */
+export interface InitSymbol extends SymbolBase {
+  readonly kind: 'init';
+  readonly register: RegisterSymbol;
+}
+
+/** An opaque value defined by one instruction (`element` of a vector or pair destination). */
+export interface DefSymbol extends SymbolBase {
+  readonly kind: 'def';
+  readonly instruction: number;
+  readonly element: number;
+  /** A guarded definition: the old value or the new one. */
+  readonly guarded: boolean;
+}
+
+/** Different forms of `register` meet at the start of `block` (or, after the
+ *  solver's widening cap, at its end: `atEnd`). */
+export interface JoinSymbol extends SymbolBase {
+  readonly kind: 'join';
+  readonly block: number;
+  readonly register: RegisterSymbol;
+  readonly atEnd: boolean;
+}
+
+/** An induction variable: `register` at the start of loop header `block` is
+ *  `init` on entry and goes up by `step` on every back edge. */
+export interface IvSymbol extends SymbolBase {
+  readonly kind: 'iv';
+  readonly block: number;
+  /** Index into `LoopForest.loops`. */
+  readonly loop: number;
+  readonly register: RegisterSymbol;
+  readonly init: Form;
+  readonly step: Form;
+  /** The step when it is a constant. */
+  readonly constStep?: number;
+}
+
+/** `floor(of / 2^shift)` of the `width`-bit value of `of` (`shr`, and the high
+ *  part of `and` with a low mask: `x & (2^k-1) = x - 2^k·(x >> k)`). */
+export interface ShrSymbol extends SymbolBase {
+  readonly kind: 'shr';
+  readonly of: Form;
+  readonly shift: number;
+  readonly signed: boolean;
+  readonly width: number;
+}
+
+export type AffineSymbol = SregSymbol | VarSymbol | ParamSymbol | InitSymbol | DefSymbol | JoinSymbol | IvSymbol | ShrSymbol;
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+const THREAD_SREGS = new Set(['%tid', '%laneid', '%lanemask_eq', '%lanemask_le', '%lanemask_lt', '%lanemask_ge', '%lanemask_gt']);
+
+/** Opcodes whose result is a pure function of their operands (for `uniform`). */
+const PURE = new Set([
+  'add', 'sub', 'mul', 'mad', 'mul24', 'mad24', 'sad', 'div', 'rem', 'abs', 'neg', 'min', 'max', 'popc', 'clz',
+  'bfind', 'brev', 'bfe', 'bfi', 'fns', 'and', 'or', 'xor', 'not', 'cnot', 'lop3', 'shl', 'shr', 'shf', 'prmt',
+  'cvt', 'cvta', 'mov', 'selp', 'slct', 'setp', 'set', 'addc', 'subc', 'madc', 'dp4a', 'dp2a', 'copysign', 'testp',
+]);
+
+// ================================================================ persistent vectors
+
+const BITS = 5;
+const WIDTH = 1 << BITS;
+const MASK = WIDTH - 1;
+
+type PNode = readonly unknown[];
+
+/** A fixed-length persistent vector: 32-way trie with path copying. Entries
+ *  are `undefined` until set; the analyses give `undefined` a meaning
+ *  (the register's entry value). */
+export interface PVec<T> {
+  readonly size: number;
+  /** Levels of internal nodes above the leaves (0: the root is a leaf). */
+  readonly shift: number;
+  readonly root: PNode;
+  /** Phantom: the element type. */
+  readonly _t?: T;
+}
+
+const EMPTY_LEAF: PNode = new Array<unknown>(WIDTH).fill(undefined);
+
+export function pvEmpty<T>(size: number): PVec<T> {
+  let shift = 0;
+  while (WIDTH << shift < size) shift += BITS;
+  let node: PNode = EMPTY_LEAF;
+  for (let s = BITS; s <= shift; s += BITS) node = new Array<unknown>(WIDTH).fill(node);
+  return { size, shift, root: node };
+}
+
+export function pvGet<T>(v: PVec<T>, i: number): T | undefined {
+  let node = v.root;
+  for (let s = v.shift; s > 0; s -= BITS) node = node[(i >>> s) & MASK] as PNode;
+  return node[i & MASK] as T | undefined;
+}
+
+/** The vector with entries `idx[k]` set to `val[k]` (indices in any order). */
+export function pvSetMany<T>(v: PVec<T>, idx: readonly number[], val: readonly (T | undefined)[]): PVec<T> {
+  if (idx.length === 0) return v;
+  const order = idx.map((_x, k) => k).sort((a, b) => idx[a]! - idx[b]!);
+  let changed = false;
+  const build = (node: PNode, shift: number, lo: number, hi: number): PNode => {
+    // Entries order[lo..hi) all fall in `node`.
+    const copy = node.slice();
+    if (shift === 0) {
+      for (let k = lo; k < hi; k++) {
+        const j = idx[order[k]!]! & MASK;
+        const x = val[order[k]!];
+        if (copy[j] !== x) {
+          copy[j] = x;
+          changed = true;
+        }
+      }
+      return copy;
+    }
+    let k = lo;
+    while (k < hi) {
+      const slot = (idx[order[k]!]! >>> shift) & MASK;
+      let e = k + 1;
+      while (e < hi && ((idx[order[e]!]! >>> shift) & MASK) === slot) e++;
+      copy[slot] = build(node[slot] as PNode, shift - BITS, k, e);
+      k = e;
+    }
+    return copy;
+  };
+  const root = build(v.root, v.shift, 0, order.length);
+  return changed ? { size: v.size, shift: v.shift, root } : v;
+}
+
+/** Entry-wise combination; subtrees shared by both are kept as they are, and
+ *  `f` is called only where the entries differ (by reference). */
+export function pvMerge<T>(a: PVec<T>, b: PVec<T>, f: (i: number, x: T | undefined, y: T | undefined) => T | undefined): PVec<T> {
+  if (a.root === b.root) return a;
+  const go = (x: PNode, y: PNode, shift: number, base: number): PNode => {
+    if (x === y) return x;
+    let out: unknown[] | undefined;
+    for (let j = 0; j < WIDTH; j++) {
+      const xj = x[j];
+      const yj = y[j];
+      if (xj === yj) continue;
+      const r = shift === 0 ? f(base + j, xj as T | undefined, yj as T | undefined) : go(xj as PNode, yj as PNode, shift - BITS, base + (j << shift));
+      if (r !== xj) {
+        out ??= x.slice();
+        out[j] = r;
+      }
+    }
+    return out ?? x;
+  };
+  const root = go(a.root, b.root, a.shift, 0);
+  return root === a.root ? a : { size: a.size, shift: a.shift, root };
+}
+
+export function pvEquals<T>(a: PVec<T>, b: PVec<T>, eq: (x: T | undefined, y: T | undefined) => boolean): boolean {
+  const go = (x: PNode, y: PNode, shift: number): boolean => {
+    if (x === y) return true;
+    for (let j = 0; j < WIDTH; j++) {
+      const xj = x[j];
+      const yj = y[j];
+      if (xj === yj) continue;
+      if (shift === 0 ? !eq(xj as T | undefined, yj as T | undefined) : !go(xj as PNode, yj as PNode, shift - BITS)) return false;
+    }
+    return true;
+  };
+  return go(a.root, b.root, a.shift);
+}
+
+// ================================================================ solver facts
+
+/** A block's output: its state, and per-successor refinements (ranges). */
+export interface BlockOut<T, E> {
+  readonly tag: 'out';
+  /** The block, or -1 for the entry boundary. */
+  readonly from: number;
+  readonly vec: PVec<T>;
+  readonly edges?: E;
+}
+
+/** The solver's join only collects the predecessors' outputs; the block's
+ *  transfer merges them, knowing the block (join symbols, per-edge refinement). */
+export interface Parts<T, E> {
+  readonly tag: 'parts';
+  readonly parts: readonly BlockOut<T, E>[];
+}
+
+export interface Unreached {
+  readonly tag: 'bottom';
+}
+
+export type Fact<T, E> = BlockOut<T, E> | Parts<T, E> | Unreached;
+
+export const UNREACHED: Unreached = { tag: 'bottom' };
+
+export function partsOf<T, E>(f: Fact<T, E>): readonly BlockOut<T, E>[] {
+  return f.tag === 'out' ? [f] : f.tag === 'parts' ? f.parts : [];
+}
+
+export function joinFacts<T, E>(a: Fact<T, E>, b: Fact<T, E>): Fact<T, E> {
+  if (a.tag === 'bottom') return b;
+  if (b.tag === 'bottom') return a;
+  return { tag: 'parts', parts: [...partsOf(a), ...partsOf(b)] };
+}
+
+// ================================================================ registers and operands
+
+/** Width in bits of an integer (`.b/.u/.s`) register or type; undefined otherwise. */
+export function intWidth(type: string): number | undefined {
+  switch (type) {
+    case '.b8': case '.u8': case '.s8': return 8;
+    case '.b16': case '.u16': case '.s16': return 16;
+    case '.b32': case '.u32': case '.s32': return 32;
+    case '.b64': case '.u64': case '.s64': return 64;
+    default: return undefined;
+  }
+}
+
+export interface IntType {
+  readonly width: number;
+  readonly signed: boolean;
+}
+
+const TYPES: ReadonlySet<string> = new Set([
+  '.b8', '.b16', '.b32', '.b64', '.b128', '.u8', '.u16', '.u32', '.u64', '.s8', '.s16', '.s32', '.s64',
+  '.f16', '.f32', '.f64', '.bf16', '.f16x2', '.bf16x2', '.tf32', '.pred', '.e4m3', '.e5m2', '.e4m3x2', '.e5m2x2',
+]);
+
+/** The types named by an instruction's modifiers, in order (`.u32`, `.f32` ...). */
+export function typeModifiers(mods: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const m of mods) if (TYPES.has(m)) out.push(m);
+  return out;
+}
+
+/** The instruction's (last) integer type; undefined when it is not an integer op. */
+export function intTypeOf(mods: readonly string[]): IntType | undefined {
+  const types = typeModifiers(mods);
+  const t = types[types.length - 1];
+  if (t === undefined) return undefined;
+  const width = intWidth(t);
+  return width === undefined ? undefined : { width, signed: t.startsWith('.s') };
+}
+
+/** An integer immediate operand, reduced modulo 2^w to its signed representative. */
+export function immediate(e: A.Expression, w: number): number | undefined {
+  const v = immediate64(e);
+  return v === null || v === undefined ? undefined : wrapTo(v, w);
+}
+
+/** Registers live into some block: read before being written in it (a guarded
+ *  write reads the old value). Only these travel in the block states. */
+function liveInRegisters(fn: FunctionModel, cfg: Cfg, ins: readonly CompiledIns[], keep: (r: RegisterSymbol) => boolean): LiveIn {
+  const n = fn.registers.length;
+  // -2: not followed; -1: not live-in (yet); else the position.
+  const index = new Int32Array(n);
+  for (const r of fn.registers) index[r.id] = keep(r) ? -1 : -2;
+  const regs: RegisterSymbol[] = [];
+  const stamp = new Int32Array(n).fill(-1);
+  for (const b of cfg.blocks) {
+    for (let i = b.start; i < b.end; i++) {
+      const c = ins[i]!;
+      for (const u of c.uses) {
+        if (stamp[u.id] !== b.id && index[u.id] === -1) {
+          index[u.id] = regs.length;
+          regs.push(u);
+        }
+      }
+      for (const d of c.defs) {
+        if (c.guard !== undefined && stamp[d.id] !== b.id && index[d.id] === -1) {
+          index[d.id] = regs.length;
+          regs.push(d);
+        }
+        stamp[d.id] = b.id;
+      }
+    }
+  }
+  for (let r = 0; r < n; r++) if (index[r]! < 0) index[r] = -1;
+  return { index, regs };
+}
+
+/** The first bracketed operand of a memory instruction (the `which`-th one when
+ *  there are several, `cp.async [dst], [src]`), with a single element. */
+export function addressOperand(node: A.Instruction, which = 0): A.Expression | undefined {
+  let n = 0;
+  for (const o of node.operands) {
+    if (o.kind !== 'Address') continue;
+    if (n++ === which) return o.elements.length === 1 ? o.elements[0] : undefined;
+  }
+  return undefined;
+}
+
+/** Bytes one thread moves: the data type's size times the vector width. */
+export function accessBytes(node: A.Instruction): number | undefined {
+  const types = typeModifiers(node.modifiers);
+  const t = types[types.length - 1];
+  const elem = t === undefined ? undefined : typeBytes(t);
+  if (elem === undefined) return undefined;
+  const v = node.modifiers.find((m) => m === '.v2' || m === '.v4' || m === '.v8');
+  return elem * (v === undefined ? 1 : Number(v.slice(2)));
+}
+
+/** The position of the register named `reg` in `list`, by symbol or name; -1 when absent. */
+function position(list: readonly RegisterSymbol[], reg: RegisterSymbol | string): number {
+  for (let k = 0; k < list.length; k++) if (list[k] === reg || list[k]!.name === reg) return k;
+  return -1;
+}
+
+// ================================================================ compiled instructions
+
+/** An operand resolved once per function (both analyses evaluate these). */
+export type Src =
+  | { readonly k: 'reg'; readonly reg: RegisterSymbol }
+  /** An integer immediate as its 64-bit signed value (undefined when not a safe integer). */
+  | { readonly k: 'imm'; readonly value: number | undefined }
+  /** `slot`: a dense number per function, for per-analysis caches. */
+  | { readonly k: 'sreg'; readonly name: string; readonly component: string | undefined; readonly variance: SregVariance; readonly slot: number }
+  | { readonly k: 'var'; readonly variable: VariableSymbol; readonly slot: number }
+  /** `base ± constant` (`[%rd1+16]`, `[smem+4]`). */
+  | { readonly k: 'sum'; readonly base: Src; readonly offset: number }
+  /** Anything else, evaluated from the syntax tree. */
+  | { readonly k: 'expr'; readonly e: A.Expression }
+  | { readonly k: 'none' };
+
+/** Modifier flags of a compiled instruction. */
+export const WIDE = 1;
+export const HI = 2;
+export const SAT = 4;
+export const PRED = 8;
+export const FLOAT = 16;
+export const PARAM = 32;
+export const CONST = 64;
+/** The first operand is a register name (not a vector, pair or list). */
+export const NAMED_DEST = 128;
+/** The result is a pure function of the operands (for `uniform`). */
+export const PURE_OP = 256;
+
+export interface CompiledIns {
+  readonly index: number;
+  readonly node: A.Instruction;
+  readonly opcode: string;
+  /** Type modifiers in order (`cvt.u64.u32`: [".u64", ".u32"]). */
+  readonly types: readonly string[];
+  /** The last type, when an integer type. */
+  readonly ty: IntType | undefined;
+  readonly flags: number;
+  readonly defs: readonly RegisterSymbol[];
+  readonly uses: readonly RegisterSymbol[];
+  /** Per operand, in order. */
+  readonly src: readonly Src[];
+  /** The first bracketed operand with a single element. */
+  readonly address: Src | undefined;
+  readonly guard: RegisterSymbol | undefined;
+  readonly negated: boolean;
+}
+
+export interface CompiledFunction {
+  readonly ins: readonly CompiledIns[];
+  /** `.param` variables the function stores to (call arguments, return values). */
+  readonly writtenParams: ReadonlySet<VariableSymbol>;
+  /** How many `sreg`/`var` operand slots. */
+  readonly slots: number;
+  /** Where instruction i's record starts in a flat per-function array: its
+   *  uses, then its defs; `offsets[n]` is the total. */
+  readonly offsets: Int32Array;
+  /** Integer and predicate registers live into some block: the entries of the block states. */
+  readonly live: LiveIn;
+}
+
+export interface LiveIn {
+  /** Register id → position in the block state, or -1. */
+  readonly index: Int32Array;
+  readonly regs: readonly RegisterSymbol[];
+}
+
+const NONE: Src = { k: 'none' };
+
+const MODIFIER_FLAGS: ReadonlyMap<string, number> = new Map([
+  ['.wide', WIDE], ['.hi', HI], ['.sat', SAT], ['.pred', PRED], ['.param', PARAM], ['.const', CONST],
+  ...['.f16', '.f32', '.f64', '.bf16', '.f16x2', '.bf16x2', '.tf32'].map((m): [string, number] => [m, FLOAT]),
+]);
+
+function immediate64(e: A.Expression): number | undefined | null {
+  let neg = false;
+  let x = e;
+  while (x.kind === 'Unary' && (x.op === '-' || x.op === '+')) {
+    if (x.op === '-') neg = !neg;
+    x = x.arg;
+  }
+  if (x.kind !== 'Int') return null;
+  const n = Number(BigInt.asIntN(64, neg ? -x.value : x.value));
+  return safe(n) ? n : undefined;
+}
+
+/** Per-function compile state: operand objects shared between instructions. */
+interface CompileState {
+  n: number;
+  readonly regs: Src[];
+  /** The registers the instruction being compiled reads and writes: a name
+   *  found there needs no symbol-table lookup. */
+  known: readonly RegisterSymbol[];
+  knownDefs: readonly RegisterSymbol[];
+}
+
+const IMMS = new Map<number | undefined, Src>();
+
+function immSrc(value: number | undefined): Src {
+  let s = IMMS.get(value);
+  if (s === undefined) {
+    s = { k: 'imm', value };
+    if (IMMS.size < 4096) IMMS.set(value, s);
+  }
+  return s;
+}
+
+const TYPE_LISTS = new Map<string, readonly string[]>();
+const INT_TYPES = new Map<string, IntType>();
+
+function compileSrc(fn: FunctionModel, e: A.Expression, slots: CompileState): Src {
+  const imm = immediate64(e);
+  if (imm !== null) return immSrc(imm);
+  switch (e.kind) {
+    case 'Name': {
+      let s: SymbolRef | undefined;
+      for (const r of slots.known) if (r.name === e.name && e.component === undefined) s = r;
+      if (s === undefined) for (const r of slots.knownDefs) if (r.name === e.name && e.component === undefined) s = r;
+      s ??= fn.resolve(e);
+      if (s?.kind === 'register') {
+        let r = slots.regs[s.id];
+        if (r === undefined) {
+          r = { k: 'reg', reg: s };
+          slots.regs[s.id] = r;
+        }
+        return r;
+      }
+      if (s?.kind === 'variable') return { k: 'var', variable: s, slot: slots.n++ };
+      if (s?.kind === 'sreg') return s.name === 'WARP_SZ' ? immSrc(32) : { k: 'sreg', name: s.name, component: e.component, variance: s.spec.variance, slot: slots.n++ };
+      return { k: 'expr', e };
+    }
+    case 'Binary': {
+      if (e.op !== '+' && e.op !== '-') return { k: 'expr', e };
+      const off = immediate64(e.right);
+      if (off === null || off === undefined) return { k: 'expr', e };
+      const base = compileSrc(fn, e.left, slots);
+      return base.k === 'reg' || base.k === 'var' ? { k: 'sum', base, offset: e.op === '+' ? off : -off } : { k: 'expr', e };
+    }
+    default:
+      return { k: 'expr', e };
+  }
+}
+
+function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
+  const writtenParams = new Set<VariableSymbol>();
+  const slots: CompileState = { n: 0, regs: new Array<Src>(fn.registers.length), known: [], knownDefs: [] };
+  const ins = fn.instructions.map((i): CompiledIns => {
+    const node = i.node;
+    const fx = effects(fn, i);
+    slots.known = fx.uses;
+    slots.knownDefs = fx.defs;
+    let types: readonly string[] = typeModifiers(node.modifiers);
+    if (types.length === 1) {
+      const shared = TYPE_LISTS.get(types[0]!);
+      if (shared !== undefined) types = shared;
+      else TYPE_LISTS.set(types[0]!, types);
+    }
+    const last = types[types.length - 1];
+    const width = last === undefined ? undefined : intWidth(last);
+    let ty: IntType | undefined;
+    if (width !== undefined) {
+      ty = INT_TYPES.get(last!);
+      if (ty === undefined) {
+        ty = { width, signed: last!.startsWith('.s') };
+        INT_TYPES.set(last!, ty);
+      }
+    }
+    let flags = 0;
+    for (const m of node.modifiers) flags |= MODIFIER_FLAGS.get(m) ?? 0;
+    if (node.operands[0]?.kind === 'Name') flags |= NAMED_DEST;
+    if (PURE.has(node.opcode) || (node.opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
+    const src = node.operands.map((o) => (o.kind === 'Address' || o.kind === 'Vector' || o.kind === 'PredPair' || o.kind === 'List' ? NONE : compileSrc(fn, o, slots)));
+    const a = addressOperand(node);
+    const address = a === undefined ? undefined : compileSrc(fn, a, slots);
+    if (node.opcode === 'st' && (flags & PARAM) !== 0 && address !== undefined) {
+      const base = address.k === 'sum' ? address.base : address;
+      if (base.k === 'var') writtenParams.add(base.variable);
+    }
+    const g = node.guard === undefined ? undefined : fn.resolveGuard(node.guard);
+    return {
+      index: i.index, node, opcode: node.opcode, types, flags, defs: fx.defs, uses: fx.uses, src, address, ty,
+      guard: g?.kind === 'register' ? g : undefined, negated: node.guard?.negated ?? false,
+    };
+  });
+  const offsets = new Int32Array(ins.length + 1);
+  for (let i = 0; i < ins.length; i++) offsets[i + 1] = offsets[i]! + ins[i]!.uses.length + ins[i]!.defs.length;
+  const live = liveInRegisters(fn, cfg, ins, (r) => r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred'));
+  return { ins, writtenParams, slots: slots.n, offsets, live };
+}
+
+/** Each instruction with its operands resolved (shared by the affine and range analyses). */
+export const compiledFunction: FunctionAnalysis<CompiledFunction> = { name: 'affine/compiled', compute: (ctx, fn) => compile(fn, ctx.cfg(fn)) };
+
+/** x reduced modulo 2^w to the signed representative (exact for any w ≤ 64 on safe integers). */
+export function wrapTo(x: number, w: number): number {
+  return w >= 64 ? x : wrapSigned(x, w);
+}
+
+// ================================================================ the block size
+
+/** What the analyses know of the block's shape. */
+export interface BlockBounds {
+  /** An upper bound of each dimension of %ntid (so %tid.d < dims[d]). */
+  readonly dims: readonly [number, number, number];
+  /** The dimensions are the block's exact shape (`.reqntid`, or --block with
+   *  no `.maxntid`); else they only bound it. */
+  readonly exact: boolean;
+}
+
+/** `.reqntid` gives the shape; `.maxntid` only bounds the thread count (the
+ *  product: a `.maxntid 256, 1, 1` kernel may run as 16×16), so each
+ *  dimension is bounded by the product (and the hardware's 1024, 1024, 64);
+ *  else the --block/config shape; else unknown (never assumed). */
+export function blockBounds(ctx: AnalysisContext, fn: FunctionModel): BlockBounds | undefined {
+  const dir = (name: string): readonly number[] | undefined => fn.decl.directives.find((d) => d.name === name)?.args;
+  const req = dir('.reqntid');
+  if (req !== undefined) return { dims: [req[0] ?? 1, req[1] ?? 1, req[2] ?? 1], exact: true };
+  const max = dir('.maxntid');
+  if (max !== undefined) {
+    const p = (max[0] ?? 1) * (max[1] ?? 1) * (max[2] ?? 1);
+    return { dims: [Math.min(p, 1024), Math.min(p, 1024), Math.min(p, 64)], exact: false };
+  }
+  const b = ctx.blockSize(fn);
+  return b === undefined ? undefined : { dims: [b[0], b[1], b[2]], exact: true };
+}
+
+// ================================================================ the analysis
+
+/** Hardware bounds of special registers, for `mayWrap` (not block-size facts). */
+const HW_BOUNDS: Readonly<Record<string, readonly [number, number]>> = {
+  '%tid.x': [0, 1023], '%tid.y': [0, 1023], '%tid.z': [0, 63], '%laneid': [0, 31],
+  '%ntid.x': [1, 1024], '%ntid.y': [1, 1024], '%ntid.z': [1, 64],
+  '%ctaid.x': [0, 2 ** 31 - 2], '%ctaid.y': [0, 65534], '%ctaid.z': [0, 65534],
+  '%nctaid.x': [1, 2 ** 31 - 1], '%nctaid.y': [1, 65535], '%nctaid.z': [1, 65535],
+  '%warpid': [0, 1023], '%nwarpid': [1, 1024],
+};
+
+type AffineFact = Fact<Form, undefined>;
+
+/** The lane stride of an address: `addr(lane) = base + stride·lane` over the 32
+ *  lanes of a warp, with `base ≡ rem (mod align)`. */
+export interface LaneStride {
+  /** Bytes (in the form's unit) between consecutive lanes. */
+  readonly stride: number;
+  /** A power of two (≤ 4096) the lane-0 address is known modulo. */
+  readonly align: number;
+  /** The lane-0 address modulo `align`. */
+  readonly rem: number;
+  /** What the result assumes (e.g. the block size is unknown, so blockDim.x is
+   *  taken to be a multiple of 32; an induction variable is read in the same
+   *  iteration by all lanes). Empty when nothing is assumed. */
+  readonly assumptions: readonly string[];
+}
+
+/** F052's facts for one shared access. */
+export interface BankConflict {
+  readonly bytesPerAccess: number;
+  readonly strideBytes: number;
+  /** Lanes served together: 32 (≤ 4-byte), 16 (8-byte), 8 (16-byte). */
+  readonly lanesPerPhase: number;
+  /** Wavefronts the warp needs (summed over its phases). */
+  readonly wavefronts: number;
+  /** Wavefronts its width requires: max(1, 32·bytes / 128). */
+  readonly required: number;
+  /** wavefronts ÷ required; ≥ 2 is a conflict. */
+  readonly degree: number;
+  /** The smallest row padding that brings the degree to its minimum, when padding helps. */
+  readonly padding?: {
+    readonly padBytes: number;
+    readonly rowBytes: number;
+    /** rowBytes / 4 ("pad the row to 33 words"). */
+    readonly rowWords: number;
+    readonly degreeAfter: number;
+  };
+  /** An XOR swizzle that removes the conflict when the stride is a multiple of
+   *  128 bytes: the column's `unitBytes` chunk index XOR (row mod `period`). */
+  readonly swizzle?: { readonly unitBytes: number; readonly period: number };
+  readonly assumptions: readonly string[];
+}
+
+/** F053's facts for one global access. */
+export interface SectorCount {
+  readonly bytesPerAccess: number;
+  readonly strideBytes: number;
+  /** Distinct 32-byte sectors the 32 lanes touch. */
+  readonly sectors: number;
+  /** Sectors the same bytes need at best: ceil(distinct bytes / 32). */
+  readonly minimal: number;
+  /** sectors ÷ minimal; F053 fails above 2. */
+  readonly ratio: number;
+  readonly assumptions: readonly string[];
+}
+
+/** One access for the overlap question: its address form and its size. */
+export interface Access {
+  readonly form: Form;
+  readonly bytes: number;
+}
+
+export type Overlap =
+  /** Two different threads can touch common bytes; `witness`: the thread-index
+   *  unknowns of one solution (δ = first − second, or each thread's value). */
+  | { readonly kind: 'cross-thread'; readonly witness: Readonly<Record<string, number>>; readonly assumedEqual: readonly AffineSymbol[] }
+  /** Only a thread with itself. */
+  | { readonly kind: 'same-thread-only'; readonly assumedEqual: readonly AffineSymbol[] }
+  /** Never, for any two threads. */
+  | { readonly kind: 'disjoint'; readonly assumedEqual: readonly AffineSymbol[] }
+  | { readonly kind: 'unknown'; readonly reason: string };
+
+export interface OverlapOptions {
+  /** Range of a symbol that is equal across threads but whose coefficient
+   *  differs between the two forms (e.g. from the ranges analysis). */
+  readonly range?: (sym: AffineSymbol) => { readonly lo: number; readonly hi: number } | undefined;
+  /** Symbols whose value may differ between the two accesses (e.g. an
+   *  induction variable across a back edge): each access gets its own copy. */
+  readonly independent?: (sym: AffineSymbol) => boolean;
+  /** Inclusive bounds of %tid.x, %tid.y, %tid.z of the threads that execute
+   *  each access (e.g. from the guards around them); default: the block. */
+  readonly threads?: {
+    readonly a: readonly (readonly [number, number])[];
+    readonly b: readonly (readonly [number, number])[];
+  };
+}
+
+export interface AffineFacts {
+  readonly fn: FunctionModel;
+  /** Every symbol, by id. */
+  readonly symbols: readonly AffineSymbol[];
+  /** The form of `reg` as `ins` reads it; undefined when `ins` does not read it,
+   *  it is not an integer register, or the block is unreachable. */
+  formAt(ins: number | FlatInstruction, reg: RegisterSymbol | string): Form | undefined;
+  /** The form `ins` leaves in `reg` (a register it writes). */
+  formAfter(ins: number | FlatInstruction, reg: RegisterSymbol | string): Form | undefined;
+  /** The form of any operand expression evaluated at `ins`. */
+  operand(ins: number | FlatInstruction, e: A.Expression): Form | undefined;
+  /** The address of a memory instruction (`[reg+imm]`, `[var+imm]`, `[reg]`,
+   *  `[imm]`); `which` picks among several bracketed operands. */
+  addressOf(ins: number | FlatInstruction, which?: number): Form | undefined;
+  /** `&smem + 4*%tid.x + 16`. */
+  format(form: Form): string;
+  /** The induction variables found. */
+  inductionVariables(): readonly IvSymbol[];
+  /** The variable whose address a form is based on (coefficient 1), and the rest. */
+  baseOf(form: Form): { readonly base?: VarSymbol; readonly offset: Form };
+  /** Per-lane decomposition over the 32 lanes of a warp (x fastest, warps of
+   *  32 consecutive linear thread ids); undefined when some symbol's value
+   *  across lanes is unknown. */
+  laneStride(form: Form): LaneStride | undefined;
+  /** Shared-memory wavefronts and conflict degree of a warp's access (F052). */
+  bankConflictDegree(form: Form, bytesPerAccess: number): BankConflict | undefined;
+  /** Global-memory sectors of a warp's access (F053). */
+  sectorsPerRequest(form: Form, bytesPerAccess: number): SectorCount | undefined;
+  /** Whether the two accesses can touch common bytes from different threads of a CTA. */
+  crossThreadOverlap(a: Access, b: Access, options?: OverlapOptions): Overlap;
+  /** true: same address for the same thread only (or never); false: different
+   *  threads can collide; undefined: unknown. */
+  sameAddressSameThreadOnly(a: Access, b: Access, options?: OverlapOptions): boolean | undefined;
+}
+
+// Symbols made in bulk, with names built only when asked for.
+class DefSym implements DefSymbol {
+  readonly kind = 'def';
+  threadDependent = false;
+  uniform: boolean | undefined = undefined;
+  readonly instruction: number;
+  constructor(readonly id: number, private readonly c: CompiledIns, readonly element: number, readonly guarded: boolean) {
+    this.instruction = c.index;
+  }
+  get name(): string {
+    const reg = this.element === PRODUCT ? 'product' : this.c.defs[this.element]?.name;
+    return `${this.c.opcode}@L${this.c.node.range.line}${reg === undefined ? '' : `(${reg})`}`;
+  }
+}
+
+class JoinSym implements JoinSymbol {
+  readonly kind = 'join';
+  threadDependent = false;
+  uniform: boolean | undefined = undefined;
+  constructor(readonly id: number, readonly block: number, readonly register: RegisterSymbol, readonly atEnd: boolean) {}
+  get name(): string {
+    return this.atEnd ? `join@end(B${this.block},${this.register.name})` : `join(B${this.block},${this.register.name})`;
+  }
+}
+
+class ShrSym implements ShrSymbol {
+  readonly kind = 'shr';
+  threadDependent = false;
+  uniform: boolean | undefined = undefined;
+  constructor(readonly id: number, readonly of: Form, readonly shift: number, readonly signed: boolean, readonly width: number, private readonly engine: { format(f: Form): string }) {}
+  get name(): string {
+    return `(${this.engine.format(this.of)} >> ${this.shift})`;
+  }
+}
+
+class AffineEngine {
+  readonly symbols: AffineSymbol[] = [];
+  /** Symbol ids a symbol's value derives from (for threadDependent/uniform). */
+  readonly deps: (readonly number[])[] = [];
+  /** Def symbols of pure operations. */
+  readonly pure: boolean[] = [];
+  private readonly symForms: Form[] = [];
+  private readonly keyed = new Map<string, number>();
+  private readonly defKeyed = new Map<number, number>();
+  private readonly joinKeyed = new Map<number, number>();
+  readonly joinsAt = new Map<number, number[]>();
+  readonly cfg: Cfg;
+  readonly loops: LoopForest;
+  readonly code: CompiledFunction;
+  readonly live: LiveIn;
+  readonly empty: PVec<Form>;
+  /** An exact block shape (`.reqntid`, --block): %ntid is then a constant. */
+  readonly ntid: readonly number[] | undefined;
+  /** Upper bounds of the block's dimensions (see blockBounds). */
+  readonly block: readonly [number, number, number] | undefined;
+  readonly blockExact: boolean;
+  private readonly initForms: (Form | undefined)[];
+  private readonly slotForms: (Form | undefined)[];
+  private readonly follows: Uint8Array;
+  // Scratch for one block walk.
+  private readonly stamp: Int32Array;
+  private readonly local: (Form | undefined)[];
+  private gen = 0;
+  private input: PVec<Form>;
+  private touched: number[] = [];
+  private readonly nRegs: number;
+  /** Per instruction (from `offsets`): forms of its uses, then of its defs, aligned with CompiledIns. */
+  readonly records: (Form | undefined)[];
+  /** Instructions recorded (reachable). */
+  readonly reached: Uint8Array;
+  result: DataflowResult<AffineFact> | undefined;
+
+  constructor(ctx: AnalysisContext, readonly fn: FunctionModel) {
+    this.cfg = ctx.cfg(fn);
+    this.loops = ctx.loops(fn);
+    this.code = ctx.get(fn, compiledFunction);
+    this.nRegs = fn.registers.length;
+    this.follows = new Uint8Array(this.nRegs);
+    for (const r of fn.registers) if (r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred')) this.follows[r.id] = 1;
+    this.live = this.code.live;
+    this.empty = pvEmpty<Form>(this.live.regs.length);
+    this.input = this.empty;
+    this.stamp = new Int32Array(this.nRegs).fill(-1);
+    this.local = new Array<Form | undefined>(this.nRegs);
+    this.initForms = new Array<Form | undefined>(this.nRegs);
+    this.records = new Array<Form | undefined>(this.code.offsets[fn.instructions.length]!);
+    this.slotForms = new Array<Form | undefined>(this.code.slots);
+    this.carriedAt = new Array<{ idx: number[]; forms: Form[] } | null | undefined>(this.cfg.blocks.length);
+    this.reached = new Uint8Array(fn.instructions.length);
+    const bounds = blockBounds(ctx, fn);
+    this.block = bounds?.dims;
+    this.blockExact = bounds?.exact ?? false;
+    this.ntid = this.blockExact ? this.block : undefined;
+  }
+
+  // ------------------------------------------------------------ symbols
+
+  private add(s: AffineSymbol, deps: readonly number[], pure: boolean): number {
+    this.symbols.push(s);
+    this.deps.push(deps);
+    this.pure.push(pure);
+    return s.id;
+  }
+
+  form(id: number): Form {
+    let f = this.symForms[id];
+    if (f === undefined) {
+      f = { c: 0, terms: [{ sym: id, coef: 1 }], mayWrap: false };
+      this.symForms[id] = f;
+    }
+    return f;
+  }
+
+  private keyedSym(key: string, make: (id: number) => AffineSymbol, deps: readonly number[] = [], pure = false): number {
+    let id = this.keyed.get(key);
+    if (id === undefined) {
+      id = this.add(make(this.symbols.length), deps, pure);
+      this.keyed.set(key, id);
+    }
+    return id;
+  }
+
+  sregSym(name: string, component: string | undefined, variance: SregVariance): number {
+    const full = component === undefined ? name : `${name}.${component}`;
+    return this.keyedSym(`s:${full}`, (id) => ({
+      kind: 'sreg', id, name: full, sreg: name, variance, threadDependent: false, uniform: undefined,
+      ...(component !== undefined ? { component } : {}),
+    }));
+  }
+
+  varSym(v: VariableSymbol): number {
+    return this.keyedSym(`v:${v.global ? 'g' : 'l'}:${v.name}`, (id) => ({ kind: 'var', id, name: `&${v.name}`, variable: v, threadDependent: false, uniform: undefined }));
+  }
+
+  paramSym(v: VariableSymbol, offset: number): number {
+    const name = offset === 0 ? `param(${v.name})` : `param(${v.name}+${offset})`;
+    return this.keyedSym(`p:${v.name}:${offset}`, (id) => ({ kind: 'param', id, name, variable: v, offset, threadDependent: false, uniform: undefined }));
+  }
+
+  shrSym(of: Form, shift: number, signed: boolean, width: number): number {
+    let key = `d:${shift}:${signed ? 's' : 'u'}${width}:${of.c}`;
+    for (const t of of.terms) key += `,${t.sym}*${t.coef}`;
+    return this.keyedSym(key, (id) => new ShrSym(id, of, shift, signed, width, this), of.terms.map((t) => t.sym), true);
+  }
+
+  defSym(c: CompiledIns, element: number, guarded: boolean, pure: boolean): number {
+    const key = c.index * 32 + element * 2 + (guarded ? 1 : 0);
+    let id = this.defKeyed.get(key);
+    if (id === undefined) {
+      id = this.add(new DefSym(this.symbols.length, c, element, guarded), NO_DEPS, pure);
+      this.defKeyed.set(key, id);
+    }
+    return id;
+  }
+
+  joinSym(block: number, reg: RegisterSymbol, atEnd: boolean): number {
+    const key = (block * this.nRegs + reg.id) * 2 + (atEnd ? 1 : 0);
+    let id = this.joinKeyed.get(key);
+    if (id === undefined) {
+      id = this.add(new JoinSym(this.symbols.length, block, reg, atEnd), NO_DEPS, false);
+      this.joinKeyed.set(key, id);
+      if (!atEnd) {
+        const list = this.joinsAt.get(block);
+        if (list === undefined) this.joinsAt.set(block, [id]);
+        else list.push(id);
+      }
+    }
+    return id;
+  }
+
+  initForm(r: RegisterSymbol): Form {
+    let f = this.initForms[r.id];
+    if (f === undefined) {
+      const id = this.add({ kind: 'init', id: this.symbols.length, name: `init(${r.name})`, register: r, threadDependent: false, uniform: undefined }, NO_DEPS, false);
+      f = this.form(id);
+      this.initForms[r.id] = f;
+    }
+    return f;
+  }
+
+  format(f: Form): string {
+    const rank = (s: AffineSymbol): number =>
+      s.kind === 'var' ? 0 : s.kind === 'param' ? 1 : s.kind === 'sreg' ? (s.sreg === '%tid' || s.sreg === '%laneid' ? 2 : 3) : 4;
+    const terms = [...f.terms].sort((a, b) => rank(this.symbols[a.sym]!) - rank(this.symbols[b.sym]!) || a.sym - b.sym);
+    let out = '';
+    for (const t of terms) {
+      const name = this.symbols[t.sym]!.name;
+      const mag = Math.abs(t.coef);
+      const body = mag === 1 ? name : `${mag}*${name}`;
+      out += out === '' ? (t.coef < 0 ? `-${body}` : body) : t.coef < 0 ? ` - ${body}` : ` + ${body}`;
+    }
+    if (out === '') out = String(f.c);
+    else if (f.c !== 0) out += f.c < 0 ? ` - ${-f.c}` : ` + ${f.c}`;
+    return f.mayWrap ? `${out} (may wrap)` : out;
+  }
+
+  // ------------------------------------------------------------ bounds (for mayWrap)
+
+  /** Bounds of a form from hardware bounds of its symbols; undefined when unbounded. */
+  private bounds(f: Form): [number, number] | undefined {
+    let lo = f.c;
+    let hi = f.c;
+    for (const t of f.terms) {
+      const s = this.symbols[t.sym]!;
+      let b: readonly [number, number] | undefined;
+      if (s.kind === 'sreg') {
+        b = HW_BOUNDS[s.name];
+        const dim: number = s.component === 'x' ? 0 : s.component === 'y' ? 1 : s.component === 'z' ? 2 : -1;
+        if (s.sreg === '%tid' && this.block !== undefined && dim >= 0) b = [0, this.block[dim]! - 1];
+      } else if (s.kind === 'shr') {
+        const inner = this.bounds(s.of);
+        if (inner !== undefined && inner[0] >= 0 && inner[1] < 2 ** s.width) b = [Math.floor(inner[0] / 2 ** s.shift), Math.floor(inner[1] / 2 ** s.shift)];
+      }
+      if (b === undefined) return undefined;
+      if (t.coef > 0) {
+        lo += t.coef * b[0];
+        hi += t.coef * b[1];
+      } else {
+        lo += t.coef * b[1];
+        hi += t.coef * b[0];
+      }
+    }
+    return safe(lo) && safe(hi) ? [lo, hi] : undefined;
+  }
+
+  /** The form equals its `width`-bit value read as signed/unsigned (no wrap). */
+  private fits(f: Form, signed: boolean, width: number): boolean {
+    if (f.mayWrap) return false;
+    const b = this.bounds(f);
+    if (b === undefined) return false;
+    return signed ? b[0] >= -(2 ** (width - 1)) && b[1] < 2 ** (width - 1) : b[0] >= 0 && b[1] < 2 ** width;
+  }
+
+  /** `x` extended from `width` bits (zero or sign): the same form, marked when it may have wrapped. */
+  private extend(x: Form, signed: boolean, width: number): Form {
+    if (isConstant(x)) {
+      const v = signed ? Number(BigInt.asIntN(width, BigInt(x.c))) : Number(BigInt.asUintN(width, BigInt(x.c)));
+      return constForm(v);
+    }
+    return withWrap(x, !this.fits(x, signed, width));
+  }
+
+  // ------------------------------------------------------------ the block walk
+
+  private get(r: RegisterSymbol): Form | undefined {
+    if (this.stamp[r.id] === this.gen) return this.local[r.id];
+    if (this.follows[r.id] === 0) return undefined;
+    const k = this.live.index[r.id]!;
+    return (k >= 0 ? pvGet(this.input, k) : undefined) ?? this.initForm(r);
+  }
+
+  private set(r: RegisterSymbol, f: Form | undefined): void {
+    if (this.stamp[r.id] !== this.gen) {
+      this.stamp[r.id] = this.gen;
+      this.touched.push(r.id);
+    }
+    this.local[r.id] = this.follows[r.id] === 1 ? f : undefined;
+  }
+
+  /** The form of a compiled operand at width w. */
+  src(s: Src, w: number, read: (r: RegisterSymbol) => Form | undefined): Form | undefined {
+    switch (s.k) {
+      case 'reg': return read(s.reg);
+      case 'imm': return s.value === undefined ? undefined : constForm(wrapTo(s.value, w));
+      case 'sreg': case 'var': {
+        let f = s.slot >= 0 ? this.slotForms[s.slot] : undefined;
+        if (f === undefined) {
+          f = this.leafForm(s);
+          if (s.slot >= 0) this.slotForms[s.slot] = f;
+        }
+        return f;
+      }
+      case 'sum': {
+        const b = this.src(s.base, w, read);
+        return b === undefined ? undefined : addScaled(b, constForm(s.offset), 1);
+      }
+      case 'expr': return this.evalExpr(s.e, w, read);
+      case 'none': return undefined;
+    }
+  }
+
+  private leafForm(s: Src & { k: 'sreg' | 'var' }): Form {
+    if (s.k === 'var') return this.form(this.varSym(s.variable));
+    const dim = s.component === 'x' ? 0 : s.component === 'y' ? 1 : s.component === 'z' ? 2 : -1;
+    if (s.name === '%ntid' && this.ntid !== undefined && dim >= 0) return constForm(this.ntid[dim]!);
+    return this.form(this.sregSym(s.name, s.component, s.variance));
+  }
+
+  /** The form of an operand expression (the slow path for unusual operands). */
+  evalExpr(e: A.Expression, w: number, read: (r: RegisterSymbol) => Form | undefined): Form | undefined {
+    switch (e.kind) {
+      case 'Int': case 'Unary': {
+        const v = immediate64(e);
+        if (v !== null) return v === undefined ? undefined : constForm(wrapTo(v, w));
+        if (e.kind === 'Unary' && e.op === '~') {
+          const a = this.evalExpr(e.arg, w, read);
+          const n = a === undefined ? undefined : scaleForm(a, -1);
+          return n === undefined ? undefined : addScaled(n, constForm(1), -1);
+        }
+        if (e.kind === 'Unary' && (e.op === '-' || e.op === '+')) {
+          const a = this.evalExpr(e.arg, w, read);
+          return a === undefined ? undefined : e.op === '-' ? scaleForm(a, -1) : a;
+        }
+        return undefined;
+      }
+      case 'Name': {
+        const s = this.fn.resolve(e);
+        if (s === undefined || s.kind === 'label' || s.kind === 'function') return undefined;
+        if (s.kind === 'register') return read(s);
+        if (s.kind === 'variable') return this.form(this.varSym(s));
+        return this.src(s.name === 'WARP_SZ' ? { k: 'imm', value: 32 } : { k: 'sreg', name: s.name, component: e.component, variance: s.spec.variance, slot: -1 }, w, read);
+      }
+      case 'Binary': {
+        const a = this.evalExpr(e.left, w, read);
+        const b = this.evalExpr(e.right, w, read);
+        if (a === undefined || b === undefined) return undefined;
+        switch (e.op) {
+          case '+': return addScaled(a, b, 1);
+          case '-': return addScaled(a, b, -1);
+          case '*': return isConstant(a) ? scaleForm(b, a.c) : isConstant(b) ? scaleForm(a, b.c) : undefined;
+          case '<<': return isConstant(b) && b.c >= 0 && b.c < 63 ? scaleForm(a, 2 ** b.c) : undefined;
+          default: return undefined;
+        }
+      }
+      case 'Cast': return this.evalExpr(e.arg, w, read);
+      case 'List': return e.elements.length === 1 ? this.evalExpr(e.elements[0]!, w, read) : undefined;
+      default: return undefined;
+    }
+  }
+
+  private readonly read = (r: RegisterSymbol): Form | undefined => this.get(r);
+
+  /** Interprets one instruction, recording the forms it reads and writes
+   *  (each visit overwrites the record: the last one is at the fixpoint). */
+  private step(c: CompiledIns): void {
+    const uses = c.uses;
+    const defs = c.defs;
+    const nu = uses.length;
+    const nd = defs.length;
+    const rec = this.records;
+    const at = this.code.offsets[c.index]!;
+    this.reached[c.index] = 1;
+    for (let k = 0; k < nu; k++) rec[at + k] = this.get(uses[k]!);
+    if (nd === 0) return;
+    const pure = (c.flags & PURE_OP) !== 0;
+    const value = nd === 1 ? (this.follows[defs[0]!.id] === 1 ? this.rule(c) : undefined) : undefined;
+    const params = nd > 1 && c.opcode === 'ld' && (c.flags & PARAM) !== 0 ? this.paramElements(c) : undefined;
+    for (let k = 0; k < nd; k++) {
+      const d = defs[k]!;
+      if (this.follows[d.id] === 0) {
+        this.set(d, undefined);
+        rec[at + nu + k] = undefined;
+        continue;
+      }
+      let f = nd === 1 ? value : params?.[k];
+      if (f === undefined) f = this.form(this.defSym(c, k, false, pure));
+      if (c.guard !== undefined) {
+        const old = this.get(d)!;
+        if (!formEquals(old, f)) {
+          const id = this.defSym(c, k, true, pure);
+          // The old value, the new one and the guard.
+          this.deps[id] = symsOf([old, f, this.get(c.guard)]);
+          f = this.form(id);
+        }
+      }
+      this.set(d, f);
+      rec[at + nu + k] = f;
+    }
+  }
+
+  /** `ld.param.v2` of a parameter: one parameter symbol per element. */
+  private paramElements(c: CompiledIns): (Form | undefined)[] | undefined {
+    const f = c.address === undefined ? undefined : this.src(c.address, 64, this.read);
+    const p = f === undefined ? undefined : this.paramBase(f);
+    const size = typeBytes(c.types[c.types.length - 1] ?? '') ?? 0;
+    if (p === undefined || size === 0 || this.code.writtenParams.has(p.variable)) return undefined;
+    return c.defs.map((_d, k) => this.form(this.paramSym(p.variable, p.offset + k * size)));
+  }
+
+  /** `&param + c` where param is a parameter of this function. */
+  private paramBase(f: Form): { variable: VariableSymbol; offset: number } | undefined {
+    if (f.terms.length !== 1 || f.terms[0]!.coef !== 1) return undefined;
+    const s = this.symbols[f.terms[0]!.sym]!;
+    if (s.kind !== 'var' || !s.variable.isParam || s.variable.global) return undefined;
+    return { variable: s.variable, offset: f.c };
+  }
+
+  private ev(c: CompiledIns, k: number, w: number): Form | undefined {
+    const s = c.src[k];
+    return s === undefined ? undefined : this.src(s, w, this.read);
+  }
+
+  /** The transfer rule of a single-destination instruction; undefined: opaque. */
+  private rule(c: CompiledIns): Form | undefined {
+    if ((c.flags & NAMED_DEST) === 0) return undefined; // vector or pair destinations are opaque
+    const op = c.opcode;
+    const ty = c.ty;
+    const w = ty?.width ?? intWidth(c.defs[0]!.type) ?? 64;
+    switch (op) {
+      case 'mov': return (c.flags & FLOAT) !== 0 ? undefined : norm(this.ev(c, 1, w), w);
+      case 'add': case 'sub': {
+        if (ty === undefined || (c.flags & SAT) !== 0) return undefined;
+        const a = this.ev(c, 1, w);
+        const b = a === undefined ? undefined : this.ev(c, 2, w);
+        return a === undefined || b === undefined ? undefined : norm(addScaled(a, b, op === 'add' ? 1 : -1), w);
+      }
+      case 'neg': case 'not': {
+        if (ty === undefined) return undefined;
+        const a = this.ev(c, 1, w);
+        const n = a === undefined ? undefined : scaleForm(a, -1);
+        return n === undefined ? undefined : norm(op === 'neg' ? n : addScaled(n, constForm(1), -1), w);
+      }
+      case 'mul': case 'mad': {
+        if (ty === undefined || (c.flags & (HI | SAT)) !== 0) return undefined;
+        const wide = (c.flags & WIDE) !== 0;
+        let a = this.ev(c, 1, w);
+        let b = this.ev(c, 2, w);
+        if (a === undefined || b === undefined) return undefined;
+        if (!isConstant(a) && !isConstant(b)) {
+          if (op === 'mul') return undefined;
+          // mad of two values: an opaque product plus the addend.
+          const width = wide ? 2 * ty.width : ty.width;
+          const d = this.ev(c, 3, width);
+          if (d === undefined) return undefined;
+          const id = this.defSym(c, PRODUCT, false, true);
+          this.deps[id] = symsOf([a, b]);
+          const r = addScaled(this.form(id), d, 1);
+          return r === undefined ? undefined : norm(r, width);
+        }
+        if (wide) {
+          a = this.extend(a, ty.signed, ty.width);
+          b = this.extend(b, ty.signed, ty.width);
+        }
+        const p = isConstant(a) ? scaleForm(b, a.c) : scaleForm(a, b.c);
+        if (p === undefined) return undefined;
+        const width = wide ? 2 * ty.width : ty.width;
+        if (op === 'mul') return norm(p, width);
+        const d = this.ev(c, 3, width);
+        return d === undefined ? undefined : norm(addScaled(p, d, 1), width);
+      }
+      case 'shl': {
+        const a = this.ev(c, 1, w);
+        const k = this.ev(c, 2, 32);
+        if (a === undefined || k === undefined || !isConstant(k) || k.c < 0) return undefined;
+        return k.c >= w ? constForm(0) : norm(scaleForm(a, 2 ** k.c), w);
+      }
+      case 'shr': case 'div': {
+        if (ty === undefined) return undefined;
+        const a = this.ev(c, 1, w);
+        const kf = this.ev(c, 2, w);
+        if (a === undefined || kf === undefined || !isConstant(kf)) return undefined;
+        let k = kf.c;
+        if (op === 'div') {
+          if (ty.signed || k <= 0 || k > 2 ** 30 || (k & (k - 1)) !== 0) return undefined;
+          k = Math.log2(k);
+        }
+        return k < 0 ? undefined : this.shiftRight(a, k, ty.signed && op === 'shr', w);
+      }
+      case 'rem': {
+        if (ty === undefined || ty.signed) return undefined;
+        const a = this.ev(c, 1, w);
+        const m = this.ev(c, 2, w);
+        if (a === undefined || m === undefined || !isConstant(m) || m.c <= 0 || m.c > 2 ** 30 || (m.c & (m.c - 1)) !== 0) return undefined;
+        return this.andMask(a, m.c - 1, w);
+      }
+      case 'and': {
+        if (ty === undefined || (c.flags & PRED) !== 0) return undefined;
+        const a = this.ev(c, 1, w);
+        const b = this.ev(c, 2, w);
+        if (a === undefined || b === undefined) return undefined;
+        if (isConstant(a) && isConstant(b)) return constForm(Number(BigInt.asIntN(w, BigInt(a.c) & BigInt(b.c))));
+        if (isConstant(b)) return this.andMask(a, b.c, w);
+        if (isConstant(a)) return this.andMask(b, a.c, w);
+        return undefined;
+      }
+      case 'or': case 'xor': {
+        if (ty === undefined || (c.flags & PRED) !== 0) return undefined;
+        const a = this.ev(c, 1, w);
+        const b = this.ev(c, 2, w);
+        if (a === undefined || b === undefined) return undefined;
+        if (isConstant(a) && isConstant(b)) {
+          const x = BigInt(a.c);
+          const y = BigInt(b.c);
+          return constForm(Number(BigInt.asIntN(w, op === 'or' ? x | y : x ^ y)));
+        }
+        const [f, m] = isConstant(b) ? [a, b.c] : isConstant(a) ? [b, a.c] : [undefined, 0];
+        if (f === undefined || m < 0) return undefined;
+        // Disjoint bits: m < 2^k and every bit of f below 2^k is provably zero.
+        let p = 1;
+        while (p <= m) p *= 2;
+        if (f.c < 0 || f.c % p !== 0 || f.terms.some((t) => t.coef % p !== 0)) return undefined;
+        return norm(addScaled(f, constForm(m), 1), w);
+      }
+      case 'cvt': {
+        if (c.types.length !== 2 || (c.flags & SAT) !== 0) return undefined;
+        const dw = intWidth(c.types[0]!);
+        const sw = intWidth(c.types[1]!);
+        if (dw === undefined || sw === undefined) return undefined;
+        const a = this.ev(c, 1, sw);
+        if (a === undefined) return undefined;
+        return dw > sw ? this.extend(normalize(a, sw), c.types[1]!.startsWith('.s'), sw) : normalize(a, dw);
+      }
+      case 'cvta': return this.ev(c, 1, 64);
+      case 'selp': {
+        const a = this.ev(c, 1, w);
+        const b = this.ev(c, 2, w);
+        return a !== undefined && b !== undefined && formEquals(a, b) ? a : undefined;
+      }
+      case 'ld': {
+        if ((c.flags & PARAM) === 0 || c.address === undefined) return undefined;
+        const f = this.src(c.address, 64, this.read);
+        const p = f === undefined ? undefined : this.paramBase(f);
+        // A `.param` the function also writes (call arguments, return values) is per site.
+        if (p === undefined || this.code.writtenParams.has(p.variable)) return undefined;
+        return this.form(this.paramSym(p.variable, p.offset));
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  /** `a >> k` (floor division by 2^k of the w-bit value). */
+  private shiftRight(a: Form, k: number, signed: boolean, w: number): Form | undefined {
+    if (k === 0) return a;
+    if (isConstant(a)) {
+      const v = signed ? BigInt.asIntN(w, BigInt(a.c)) : BigInt.asUintN(w, BigInt(a.c));
+      return constForm(Number(v >> BigInt(Math.min(k, w))));
+    }
+    if (k >= w) return signed ? undefined : constForm(0);
+    const p = 2 ** k;
+    if (a.c % p === 0 && a.terms.every((t) => t.coef % p === 0) && this.fits(a, signed, w)) return scaleForm(a, 1 / p);
+    return this.form(this.shrSym(a, k, signed, w));
+  }
+
+  /** `a & m` for a constant mask: exact for all-ones, low masks (2^k − 1:
+   *  `a − 2^k·(a >> k)`) and high masks (−2^k: `2^k·(a >> k)`); else opaque. */
+  private andMask(a: Form, m: number, w: number): Form | undefined {
+    let mu = BigInt.asUintN(w, BigInt(m));
+    // Low bits of `a` known to be 0 (below the largest power of two dividing its
+    // constant and every coefficient) may join a mask that then becomes a low
+    // mask: `(8·x) & 120` is `(8·x) & 127`.
+    let z = pow2Factor(a.c);
+    for (const t of a.terms) z = Math.min(z, pow2Factor(t.coef));
+    const widened = BigInt.asUintN(w, mu | (BigInt(z) - 1n));
+    if ((widened & (widened + 1n)) === 0n) mu = widened;
+    const all = (1n << BigInt(w)) - 1n;
+    if (mu === all) return a;
+    if (mu === 0n) return constForm(0);
+    const highMask = all ^ mu;
+    if ((mu & (mu + 1n)) === 0n) {
+      const k = mu.toString(2).length;
+      const p = 2 ** k;
+      if (a.terms.every((t) => t.coef % p === 0)) return constForm(mod(a.c, p));
+      const d = this.shiftRight(a, k, false, w);
+      const r = d === undefined ? undefined : addScaled(a, d, -p);
+      return r === undefined ? undefined : normalize(r, w);
+    }
+    if ((highMask & (highMask + 1n)) === 0n) {
+      const k = highMask.toString(2).length;
+      const p = 2 ** k;
+      if (a.c % p === 0 && a.terms.every((t) => t.coef % p === 0)) return a;
+      const d = this.shiftRight(a, k, false, w);
+      return d === undefined ? undefined : scaleForm(d, p);
+    }
+    return undefined;
+  }
+
+  /** Runs a block from `input`; returns the state at its end. */
+  runBlock(block: BasicBlock, input: PVec<Form>): PVec<Form> {
+    this.gen++;
+    this.input = input;
+    this.touched.length = 0;
+    const ins = this.code.ins;
+    for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
+    const idx: number[] = [];
+    const val: (Form | undefined)[] = [];
+    for (const r of this.touched) {
+      const k = this.live.index[r]!;
+      if (k >= 0) {
+        idx.push(k);
+        val.push(this.local[r]);
+      }
+    }
+    return pvSetMany(input, idx, val);
+  }
+
+  /** The state at a block's start from its predecessors' outputs. */
+  merge(block: number, parts: readonly BlockOut<Form, undefined>[]): PVec<Form> {
+    let acc = parts[0]!.vec;
+    for (let p = 1; p < parts.length; p++) {
+      acc = pvMerge(acc, parts[p]!.vec, (k, x, y) => {
+        const reg = this.live.regs[k]!;
+        // A register not written yet on one path (reading it there is
+        // undefined) takes the other path's value; a `.func` parameter's
+        // entry value is a real value.
+        if (!reg.isParam) {
+          if (x === undefined) return y;
+          if (y === undefined) return x;
+        }
+        const fx = x ?? this.initForm(reg);
+        const fy = y ?? this.initForm(reg);
+        return formEquals(fx, fy) ? x : this.form(this.joinSym(block, reg, false));
+      });
+    }
+    // At a loop header, registers the loop writes are its join symbols from
+    // the first visit on (the body then runs once with them, not twice).
+    const carried = this.carried(block);
+    return carried === undefined ? acc : pvSetMany(acc, carried.idx, carried.forms);
+  }
+
+  private readonly carriedAt: ({ idx: number[]; forms: Form[] } | null | undefined)[];
+
+  /** A natural loop header's state entries the loop writes, and their join forms. */
+  private carried(block: number): { idx: number[]; forms: Form[] } | undefined {
+    let hit = this.carriedAt[block];
+    if (hit === undefined) {
+      hit = null;
+      const loop = this.loops.loops.find((l) => l.header === block);
+      if (loop !== undefined) {
+        const idx = new Set<number>();
+        for (const b of loop.blocks) {
+          const bb = this.cfg.blocks[b]!;
+          for (let i = bb.start; i < bb.end; i++) for (const d of this.code.ins[i]!.defs) if (this.live.index[d.id]! >= 0) idx.add(this.live.index[d.id]!);
+        }
+        const list = [...idx].sort((a, b) => a - b);
+        hit = { idx: list, forms: list.map((k) => this.form(this.joinSym(block, this.live.regs[k]!, false))) };
+      }
+      this.carriedAt[block] = hit;
+    }
+    return hit ?? undefined;
+  }
+
+  run(): void {
+    const problem = {
+      direction: 'forward' as const,
+      boundary: (): AffineFact => ({ tag: 'out', from: -1, vec: this.empty }),
+      initial: (): AffineFact => UNREACHED,
+      join: joinFacts<Form, undefined>,
+      equals: (a: AffineFact, b: AffineFact): boolean => {
+        if (a.tag !== 'out' || b.tag !== 'out') return a.tag === b.tag;
+        return pvEquals(a.vec, b.vec, (x, y) => x === y || (x !== undefined && y !== undefined && formEquals(x, y)));
+      },
+      transfer: (block: BasicBlock, input: AffineFact): AffineFact => {
+        const parts = partsOf(input);
+        if (parts.length === 0) return UNREACHED;
+        return { tag: 'out', from: block.id, vec: this.runBlock(block, this.merge(block.id, parts)) };
+      },
+      // A safety net: the per-(block, register) join symbols already bound
+      // every chain; after many visits, entries that still change collapse.
+      widen: (prev: AffineFact, next: AffineFact, visits: number): AffineFact => {
+        if (visits < 64 || prev.tag !== 'out' || next.tag !== 'out') return next;
+        const from = next.from;
+        const vec = pvMerge(prev.vec, next.vec, (k, x, y) => (x !== undefined && y !== undefined && formEquals(x, y) ? x : this.form(this.joinSym(from, this.live.regs[k]!, true))));
+        return { tag: 'out', from, vec };
+      },
+    };
+    this.result = solve(this.cfg, problem);
+    this.classify();
+    // The facts read the records only; the block states can go.
+    this.result = undefined;
+  }
+
+  // ------------------------------------------------------------ after the fixpoint
+
+  private classify(): void {
+    const headerLoop = new Int32Array(this.cfg.blocks.length).fill(-1);
+    this.loops.loops.forEach((l, i) => { headerLoop[l.header] = i; });
+    for (const [block, ids] of this.joinsAt) {
+      const parts = partsOf(this.result!.atStart[block]!);
+      const loop = headerLoop[block]!;
+      let outside: boolean[] = [];
+      if (loop >= 0) {
+        const inside = new Set(this.loops.loops[loop]!.blocks);
+        outside = parts.map((p) => p.from === -1 || !inside.has(p.from));
+      }
+      for (const id of ids) {
+        const s = this.symbols[id] as JoinSymbol;
+        const k = this.live.index[s.register.id]!;
+        const incoming = parts.map((p) => pvGet(p.vec, k) ?? this.initForm(s.register));
+        this.deps[id] = symsOf(incoming).filter((x) => x !== id);
+        if (loop < 0) continue;
+        const iv = this.inductionVariable(id, loop, outside, incoming);
+        if (iv !== undefined) {
+          this.symbols[id] = {
+            kind: 'iv', id, name: `iv(B${block},${s.register.name})`, block, loop, register: s.register, init: iv.init, step: iv.step,
+            threadDependent: false, uniform: undefined, ...(isConstant(iv.step) ? { constStep: iv.step.c } : {}),
+          };
+          this.deps[id] = symsOf([iv.init, iv.step]);
+        }
+      }
+    }
+    this.propagateFlags();
+  }
+
+  private inductionVariable(id: number, loop: number, outside: readonly boolean[], incoming: readonly Form[]): { init: Form; step: Form } | undefined {
+    let init: Form | undefined;
+    let step: Form | undefined;
+    for (let p = 0; p < incoming.length; p++) {
+      const f = incoming[p]!;
+      if (outside[p]) {
+        if (coefOf(f, id) !== 0 || (init !== undefined && !formEquals(init, f))) return undefined;
+        init = f;
+      } else {
+        if (coefOf(f, id) !== 1) return undefined;
+        const d = addScaled(f, this.form(id), -1);
+        if (d === undefined || (step !== undefined && !formEquals(step, d))) return undefined;
+        step = d;
+      }
+    }
+    if (init === undefined || step === undefined || (isConstant(step) && step.c === 0)) return undefined;
+    if (!step.terms.every((t) => this.invariantIn(t.sym, loop, 0))) return undefined;
+    return { init, step };
+  }
+
+  /** Whether a symbol's value is fixed during one run of `loop`. */
+  private invariantIn(sym: number, loop: number, depth: number): boolean {
+    const s = this.symbols[sym]!;
+    const blocks = this.loops.loops[loop]!.blocks;
+    switch (s.kind) {
+      case 'def': return !blocks.includes(this.cfg.blockOf[s.instruction]!);
+      case 'join': case 'iv': return !blocks.includes(s.block);
+      case 'shr': return depth < 8 && s.of.terms.every((t) => this.invariantIn(t.sym, loop, depth + 1));
+      default: return true;
+    }
+  }
+
+  /** Calls `f` on each symbol symbol `i` derives from, until it returns true
+   *  (then true). An opaque definition derives from what its instruction
+   *  read (its record); others from their recorded dependencies. */
+  private eachDep(i: number, f: (d: number) => boolean): boolean {
+    const s = this.symbols[i]!;
+    if (s.kind === 'def' && !s.guarded && s.element !== PRODUCT) {
+      if (this.reached[s.instruction] === 0) return false;
+      const at = this.code.offsets[s.instruction]!;
+      const end = at + this.code.ins[s.instruction]!.uses.length;
+      for (let k = at; k < end; k++) {
+        const form = this.records[k];
+        if (form !== undefined) for (const t of form.terms) if (f(t.sym)) return true;
+      }
+      return false;
+    }
+    for (const d of this.deps[i]!) if (f(d)) return true;
+    return false;
+  }
+
+  /** threadDependent (least fixpoint from %tid/%laneid/%lanemask) and uniform
+   *  (greatest fixpoint over pure definitions of uniform values). */
+  private propagateFlags(): void {
+    const n = this.symbols.length;
+    // Users of each symbol, as compressed rows.
+    const start = new Int32Array(n + 1);
+    for (let i = 0; i < n; i++) this.eachDep(i, (d) => { start[d + 1]!++; return false; });
+    for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
+    const fill = start.slice(0, n);
+    const users = new Int32Array(start[n]!);
+    for (let i = 0; i < n; i++) this.eachDep(i, (d) => { users[fill[d]!++] = i; return false; });
+    const td = new Uint8Array(n);
+    const work: number[] = [];
+    this.symbols.forEach((s, i) => {
+      if (s.kind === 'sreg' && THREAD_SREGS.has(s.sreg)) {
+        td[i] = 1;
+        work.push(i);
+      }
+    });
+    while (work.length > 0) {
+      const i = work.pop()!;
+      for (let u = start[i]!; u < start[i + 1]!; u++) {
+        const j = users[u]!;
+        if (td[j] === 0) {
+          td[j] = 1;
+          work.push(j);
+        }
+      }
+    }
+    // uniform: 1 yes, 0 unknown, -1 no.
+    const uni = new Int8Array(n);
+    const candidate: number[] = [];
+    this.symbols.forEach((s, i) => {
+      if (td[i] === 1) uni[i] = -1;
+      else if (s.kind === 'sreg') uni[i] = s.variance === 'cta' || s.variance === 'grid' ? 1 : 0;
+      else if (s.kind === 'var') uni[i] = 1;
+      else if (s.kind === 'param') uni[i] = this.fn.isEntry ? 1 : 0;
+      else if ((s.kind === 'def' || s.kind === 'shr') && this.pure[i]) {
+        uni[i] = 1;
+        candidate.push(i);
+      }
+    });
+    let changed = true;
+    while (changed) {
+      changed = false;
+      for (const i of candidate) {
+        if (uni[i] === 1 && this.eachDep(i, (d) => uni[d] !== 1)) {
+          uni[i] = 0;
+          changed = true;
+        }
+      }
+    }
+    this.symbols.forEach((s, i) => {
+      const m = s as Mutable<AffineSymbol>;
+      m.threadDependent = td[i] === 1;
+      m.uniform = uni[i] === 1 ? true : uni[i] === -1 ? false : undefined;
+    });
+  }
+}
+
+const NO_DEPS: readonly number[] = [];
+/** The `element` of a `mad`'s opaque product (its deps are the two factors). */
+const PRODUCT = 15;
+
+function symsOf(forms: readonly (Form | undefined)[]): number[] {
+  const out: number[] = [];
+  for (const f of forms) if (f !== undefined) for (const t of f.terms) out.push(t.sym);
+  return out;
+}
+
+const norm = (f: Form | undefined, w: number): Form | undefined => (f === undefined ? undefined : normalize(f, w));
+
+// ================================================================ the lane model
+
+const MAX_ALIGN = 4096;
+
+interface LaneDecomp {
+  stride: number;
+  align: number;
+  rem: number;
+}
+
+/** Per-lane views of symbols, for one function's block size. */
+class LaneModel {
+  private readonly memo = new Map<number, LaneDecomp | null>();
+  readonly assumptions = new Set<string>();
+  /** Warps are 32 consecutive tid.x values with one tid.y/tid.z. */
+  private readonly rowWarps: boolean | undefined;
+
+  constructor(private readonly symbols: readonly AffineSymbol[], block: readonly [number, number, number] | undefined, exact: boolean) {
+    // Only an exact shape tells; `.maxntid` bounds the count, not the shape.
+    if (block === undefined || !exact) this.rowWarps = undefined;
+    else this.rowWarps = block[0] % 32 === 0 || (block[1] === 1 && block[2] === 1);
+    this.bounded = block !== undefined;
+  }
+
+  private readonly bounded: boolean;
+
+  private rows(): boolean {
+    if (this.rowWarps === undefined) {
+      this.assumptions.add(this.bounded ? 'block shape unknown (.maxntid bounds only the count): blockDim.x taken to be a multiple of 32'
+        : 'block size unknown: blockDim.x taken to be a multiple of 32');
+      return true;
+    }
+    return this.rowWarps;
+  }
+
+  sym(id: number, depth = 0): LaneDecomp | undefined {
+    const hit = this.memo.get(id);
+    if (hit !== undefined) return hit ?? undefined;
+    const r = depth > 16 ? undefined : this.compute(this.symbols[id]!, depth);
+    this.memo.set(id, r ?? null);
+    return r;
+  }
+
+  private compute(s: AffineSymbol, depth: number): LaneDecomp | undefined {
+    const invariant: LaneDecomp = { stride: 0, align: 1, rem: 0 };
+    switch (s.kind) {
+      case 'sreg':
+        if (s.sreg === '%laneid') return { stride: 1, align: MAX_ALIGN, rem: 0 };
+        if (s.sreg === '%tid') {
+          if (!this.rows()) return undefined;
+          return s.component === 'x' ? { stride: 1, align: 32, rem: 0 } : invariant;
+        }
+        return s.variance === 'thread' ? undefined : invariant;
+      case 'var': {
+        const a = s.variable.align ?? typeBytes(s.variable.type) ?? 1;
+        return { stride: 0, align: Math.min(MAX_ALIGN, a), rem: 0 };
+      }
+      case 'param': return invariant;
+      case 'iv': {
+        const init = this.form(s.init, depth + 1);
+        const step = this.form(s.step, depth + 1);
+        if (init === undefined || step === undefined || step.stride !== 0) return undefined;
+        this.assumptions.add(`${s.name}: all lanes in the same iteration`);
+        const stepAlign = step.rem === 0 ? step.align : Math.min(step.align, pow2Factor(step.rem));
+        const align = Math.min(init.align, stepAlign);
+        return { stride: init.stride, align, rem: mod(init.rem, align) };
+      }
+      case 'shr': {
+        const f = this.form(s.of, depth + 1);
+        if (f === undefined) return undefined;
+        if (f.stride === 0) return invariant;
+        const p = 2 ** s.shift;
+        if (f.stride % p === 0) return { stride: f.stride / p, align: 1, rem: 0 };
+        const a = Math.min(f.align, p);
+        const r = mod(f.rem, a);
+        const last = r + 31 * f.stride;
+        return last >= 0 && last < a ? invariant : undefined;
+      }
+      default:
+        return s.uniform === true ? invariant : undefined;
+    }
+  }
+
+  form(f: Form, depth = 0): LaneDecomp | undefined {
+    let stride = 0;
+    let align = MAX_ALIGN;
+    let rem = f.c;
+    for (const t of f.terms) {
+      const d = this.sym(t.sym, depth);
+      if (d === undefined) return undefined;
+      stride += t.coef * d.stride;
+      align = Math.min(align, Math.min(MAX_ALIGN, pow2Factor(t.coef) * d.align));
+      rem += t.coef * d.rem;
+    }
+    return safe(stride) && safe(rem) ? { stride, align, rem: mod(rem, align) } : undefined;
+  }
+}
+
+/** Wavefronts a warp's shared access needs: per phase (32 lanes for ≤ 4-byte
+ *  accesses, 16 for 8-byte, 8 for 16-byte), the largest number of distinct
+ *  4-byte words any one of the 32 banks holds among the words the phase's
+ *  lanes touch (lanes reading one word share it), summed over the phases.
+ *  `addrs[l]` is lane l's byte address. */
+export function sharedWavefronts(addrs: readonly number[], bytes: number): number {
+  const perPhase = bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
+  let total = 0;
+  for (let p = 0; p < addrs.length; p += perPhase) {
+    const banks = new Map<number, Set<number>>();
+    for (let l = p; l < Math.min(addrs.length, p + perPhase); l++) {
+      const a = addrs[l]!;
+      for (let word = Math.floor(a / 4); word <= Math.floor((a + bytes - 1) / 4); word++) {
+        const bank = mod(word, 32);
+        let set = banks.get(bank);
+        if (set === undefined) {
+          set = new Set();
+          banks.set(bank, set);
+        }
+        set.add(word);
+      }
+    }
+    let worst = 0;
+    for (const s of banks.values()) worst = Math.max(worst, s.size);
+    total += worst;
+  }
+  return total;
+}
+
+/** Wavefronts the access's width requires: max(1, 32·bytes / 128). */
+export function requiredWavefronts(bytes: number): number {
+  return Math.max(1, (32 * bytes) / 128);
+}
+
+/** Distinct 32-byte sectors the lanes' byte ranges touch. */
+export function globalSectors(addrs: readonly number[], bytes: number): number {
+  const sectors = new Set<number>();
+  for (const a of addrs) for (let s = Math.floor(a / 32); s <= Math.floor((a + bytes - 1) / 32); s++) sectors.add(s);
+  return sectors.size;
+}
+
+const laneAddrs = (base: number, stride: number): number[] => Array.from({ length: 32 }, (_x, l) => base + stride * l);
+
+/** Wavefronts for a lane stride: the worst over the lane-0 offsets modulo 4
+ *  that `align`/`rem` allow (a shift by whole words only renames banks). */
+function wavefrontsFor(stride: number, bytes: number, align: number, rem: number): number {
+  let worst = 0;
+  for (let r = 0; r < 4; r++) {
+    if (align >= 4 ? r !== mod(rem, 4) : mod(r, align) !== mod(rem, align)) continue;
+    worst = Math.max(worst, sharedWavefronts(laneAddrs(r, stride), bytes));
+  }
+  return worst;
+}
+
+export function bankConflictFor(ls: LaneStride, bytes: number): BankConflict {
+  const wavefronts = wavefrontsFor(ls.stride, bytes, ls.align, ls.rem);
+  const required = requiredWavefronts(bytes);
+  const degree = wavefronts / required;
+  let padding: BankConflict['padding'];
+  let swizzle: BankConflict['swizzle'];
+  if (degree >= 2 && ls.stride !== 0) {
+    const unit = Math.max(4, bytes);
+    let best: { p: number; d: number } | undefined;
+    for (let p = 1; p <= 32; p++) {
+      const s = Math.abs(ls.stride) + p * unit;
+      const d = wavefrontsFor(s, bytes, ls.align, ls.rem) / required;
+      if (best === undefined || d < best.d) best = { p, d };
+      if (d <= 1) break;
+    }
+    if (best !== undefined && best.d < degree) {
+      const rowBytes = Math.abs(ls.stride) + best.p * unit;
+      padding = { padBytes: best.p * unit, rowBytes, rowWords: rowBytes / 4, degreeAfter: best.d };
+    }
+    if (ls.stride % 128 === 0) swizzle = { unitBytes: Math.max(4, bytes), period: 128 / Math.max(4, bytes) };
+  }
+  return {
+    bytesPerAccess: bytes, strideBytes: ls.stride, lanesPerPhase: bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8, wavefronts, required, degree,
+    ...(padding !== undefined ? { padding } : {}), ...(swizzle !== undefined ? { swizzle } : {}), assumptions: ls.assumptions,
+  };
+}
+
+export function sectorsFor(ls: LaneStride, bytes: number): SectorCount {
+  const assumptions = [...ls.assumptions];
+  if (ls.align < 32) assumptions.push(`base known modulo ${ls.align} only: taken as ${ls.rem} modulo 32`);
+  const base = mod(ls.rem, Math.min(32, ls.align));
+  const sectors = globalSectors(laneAddrs(base, ls.stride), bytes);
+  const s = Math.abs(ls.stride);
+  const distinct = s === 0 ? bytes : s >= bytes ? 32 * bytes : 31 * s + bytes;
+  const minimal = Math.max(1, Math.ceil(distinct / 32));
+  return { bytesPerAccess: bytes, strideBytes: ls.stride, sectors, minimal, ratio: sectors / minimal, assumptions };
+}
+
+// ================================================================ cross-thread overlap
+
+/** One integer unknown of the overlap equation. */
+interface Var {
+  readonly name: string;
+  readonly coef: number;
+  readonly lo: number;
+  readonly hi: number;
+  /** tid(first) − tid(second) in one dimension: nonzero means different threads. */
+  readonly delta?: boolean;
+  /** The second thread's value of a dimension whose first value is the previous variable. */
+  readonly second?: boolean;
+}
+
+const BUDGET = 1 << 20;
+/** Equal-across-threads symbols whose range is wider than this are treated as unbounded. */
+const WIDE_RANGE = 4096;
+
+/** Some assignment with L ≤ Σ coef·v ≤ H (only the last variable may be
+ *  unbounded); `distinct`: some δ ≠ 0 or some (first, second) pair differs.
+ *  Returns the assignment, null when none exists, or 'budget'. */
+function search(vars: readonly Var[], L: number, H: number, distinct: boolean): number[] | null | 'budget' {
+  if (vars.length === 0) return L <= 0 && 0 <= H && !distinct ? [] : null;
+  let size = 1;
+  for (let k = 0; k < vars.length - 1; k++) {
+    const v = vars[k]!;
+    if (!Number.isFinite(v.lo) || !Number.isFinite(v.hi)) return 'budget';
+    size *= v.hi - v.lo + 1;
+    if (size > BUDGET) return 'budget';
+  }
+  const vals = new Array<number>(vars.length).fill(0);
+  const last = vars.length - 1;
+  const differs = (upto: number): boolean => {
+    for (let k = 0; k < upto; k++) {
+      const v = vars[k]!;
+      if (v.delta === true && vals[k] !== 0) return true;
+      if (v.second === true && vals[k] !== vals[k - 1]) return true;
+    }
+    return false;
+  };
+  const solveLast = (sum: number): boolean => {
+    const v = vars[last]!;
+    const lo = L - sum;
+    const hi = H - sum;
+    let zlo: number;
+    let zhi: number;
+    if (v.coef === 0) {
+      if (lo > 0 || hi < 0) return false;
+      zlo = v.lo;
+      zhi = v.hi;
+    } else if (v.coef > 0) {
+      zlo = Math.ceil(lo / v.coef);
+      zhi = Math.floor(hi / v.coef);
+    } else {
+      zlo = Math.ceil(hi / v.coef);
+      zhi = Math.floor(lo / v.coef);
+    }
+    zlo = Math.max(zlo, v.lo);
+    zhi = Math.min(zhi, v.hi);
+    if (zlo > zhi) return false;
+    let forbidden: number | undefined;
+    if (distinct && !differs(last)) {
+      if (v.delta === true) forbidden = 0;
+      else if (v.second === true) forbidden = vals[last - 1];
+      else return false;
+    }
+    let z = Number.isFinite(zlo) ? zlo : Number.isFinite(zhi) ? zhi : 0;
+    if (z === forbidden) {
+      if (z + 1 <= zhi) z += 1;
+      else if (z - 1 >= zlo) z -= 1;
+      else return false;
+    }
+    vals[last] = z;
+    return true;
+  };
+  const rec = (k: number, sum: number): boolean => {
+    if (k === last) return solveLast(sum);
+    const v = vars[k]!;
+    for (let x = v.lo; x <= v.hi; x++) {
+      vals[k] = x;
+      if (rec(k + 1, sum + v.coef * x)) return true;
+    }
+    return false;
+  };
+  return rec(0, 0) ? vals : null;
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
+}
+
+/** Can access `a` by one thread and access `b` by another touch common bytes?
+ *  Unknowns: the thread indices (one δ per dimension when both forms share
+ *  the coefficient, else a value per thread), symbols equal across threads
+ *  whose coefficients differ (bounded by `options.range`, else unbounded),
+ *  and `options.independent` symbols (a value per access). Symbols with equal
+ *  coefficients cancel when equal across threads (uniform, or lane-invariant
+ *  induction variables and shifts: listed in `assumedEqual`); any other
+ *  symbol makes the answer unknown. Bytes overlap iff −a.bytes < A − B < b.bytes. */
+function crossThread(symbols: readonly AffineSymbol[], lanes: LaneModel, block: readonly [number, number, number] | undefined, a: Access, b: Access, options: OverlapOptions = {}): Overlap {
+  const extents = block ?? [1024, 1024, 64];
+  const dims = ['x', 'y', 'z'];
+  const coefA = new Map<number, number>();
+  const coefB = new Map<number, number>();
+  for (const t of a.form.terms) coefA.set(t.sym, t.coef);
+  for (const t of b.form.terms) coefB.set(t.sym, t.coef);
+  const all = [...new Set([...coefA.keys(), ...coefB.keys()])].sort((x, y) => x - y);
+  // Thread dimensions: x, y, z, and %laneid as a fourth (extent 32).
+  const tidA = [0, 0, 0, 0];
+  const tidB = [0, 0, 0, 0];
+  const assumedEqual: AffineSymbol[] = [];
+  const frees: Var[] = [];
+  const range = (s: AffineSymbol): [number, number] => {
+    const r = options.range?.(s);
+    return r === undefined || r.hi - r.lo > WIDE_RANGE ? [-Infinity, Infinity] : [r.lo, r.hi];
+  };
+  for (const id of all) {
+    const s = symbols[id]!;
+    const ca = coefA.get(id) ?? 0;
+    const cb = coefB.get(id) ?? 0;
+    if (s.kind === 'sreg' && (s.sreg === '%tid' || s.sreg === '%laneid')) {
+      const d = s.sreg === '%laneid' ? 3 : dims.indexOf(s.component ?? '');
+      if (d < 0) return { kind: 'unknown', reason: `${s.name} is not a thread index` };
+      tidA[d] = ca;
+      tidB[d] = cb;
+      continue;
+    }
+    if (options.independent?.(s) === true) {
+      const [lo, hi] = range(s);
+      if (ca !== 0) frees.push({ name: `${s.name}(first)`, coef: ca, lo, hi });
+      if (cb !== 0) frees.push({ name: `${s.name}(second)`, coef: -cb, lo, hi });
+      continue;
+    }
+    const equal = s.uniform === true || ((s.kind === 'iv' || s.kind === 'shr') && !s.threadDependent && lanes.sym(id)?.stride === 0);
+    if (!equal) return { kind: 'unknown', reason: `${s.name} may differ between threads` };
+    if (s.uniform !== true) assumedEqual.push(s);
+    if (ca !== cb) {
+      const [lo, hi] = range(s);
+      frees.push({ name: s.name, coef: ca - cb, lo, hi });
+    }
+  }
+  const usesLane = tidA[3] !== 0 || tidB[3] !== 0;
+  if (usesLane && [0, 1, 2].some((d) => tidA[d] !== 0 || tidB[d] !== 0)) return { kind: 'unknown', reason: 'both %laneid and %tid in the addresses' };
+  // Each access's threads: per dimension an inclusive box within the block
+  // (%laneid, the fourth, is 0..31).
+  const box = (which: 'a' | 'b', d: number): readonly [number, number] => {
+    const n = d === 3 ? 32 : extents[d]!;
+    const t = d === 3 ? undefined : options.threads?.[which][d];
+    return t === undefined ? [0, n - 1] : [Math.max(0, t[0]), Math.min(n - 1, t[1])];
+  };
+  for (let d = 0; d < 3; d++) {
+    if (box('a', d)[0] > box('a', d)[1] || box('b', d)[0] > box('b', d)[1]) return { kind: 'disjoint', assumedEqual };
+  }
+  const groups: Var[][] = [];
+  const sameCoefs = tidA.every((c, d) => c === tidB[d]);
+  for (let d = 0; d < 4; d++) {
+    if (tidA[d] === 0 && tidB[d] === 0) continue;
+    const name = d === 3 ? '%laneid' : `%tid.${dims[d]}`;
+    const [alo, ahi] = box('a', d);
+    const [blo, bhi] = box('b', d);
+    if (sameCoefs) groups.push([{ name: `δ${name}`, coef: tidA[d]!, lo: alo - bhi, hi: ahi - blo, delta: true }]);
+    else groups.push([{ name: `${name}(first)`, coef: tidA[d]!, lo: alo, hi: ahi }, { name: `${name}(second)`, coef: -tidB[d]!, lo: blo, hi: bhi, second: true }]);
+  }
+  // Different threads exist that agree on every index the addresses use.
+  const threads = extents[0]! * extents[1]! * extents[2]!;
+  const canDiffer = (d: number): boolean => {
+    const [alo, ahi] = box('a', d);
+    const [blo, bhi] = box('b', d);
+    return !(alo === ahi && blo === bhi && alo === blo);
+  };
+  const hidden = usesLane ? block === undefined || threads > 32 : [0, 1, 2].some((d) => tidA[d] === 0 && tidB[d] === 0 && canDiffer(d));
+  // One thread can run both accesses only if the boxes meet in every dimension.
+  const meet = (d: number): readonly [number, number] => [Math.max(box('a', d)[0], box('b', d)[0]), Math.min(box('a', d)[1], box('b', d)[1])];
+  const shared = [0, 1, 2].every((d) => meet(d)[0] <= meet(d)[1]);
+  const bounded = frees.filter((v) => Number.isFinite(v.lo) && Number.isFinite(v.hi));
+  const unbounded = frees.filter((v) => !Number.isFinite(v.lo) || !Number.isFinite(v.hi));
+  let tail: Var[] = [];
+  if (unbounded.length > 0) {
+    // Unbounded terms together reach every multiple of the gcd of their coefficients.
+    let g = 0;
+    for (const v of unbounded) g = gcd(g, Math.abs(v.coef));
+    tail = [{ name: unbounded.map((v) => v.name).join('+'), coef: g, lo: -Infinity, hi: Infinity }];
+  }
+  groups.sort((x, y) => (x[0]!.hi - x[0]!.lo) - (y[0]!.hi - y[0]!.lo));
+  const dc = a.form.c - b.form.c;
+  const L = 1 - a.bytes - dc;
+  const H = b.bytes - 1 - dc;
+  const vars = [...bounded, ...groups.flat(), ...tail];
+  const witness = search(vars, L, H, !hidden);
+  if (witness === 'budget') return { kind: 'unknown', reason: 'too many thread combinations to decide' };
+  if (witness !== null) {
+    const w: Record<string, number> = {};
+    vars.forEach((v, k) => { if (v.delta === true || v.name.startsWith('%')) w[v.name] = witness[k]!; });
+    return { kind: 'cross-thread', witness: w, assumedEqual };
+  }
+  // The same thread: every δ is 0, every pair takes one value (in both boxes).
+  if (!shared) return { kind: 'disjoint', assumedEqual };
+  const same: Var[] = [...bounded];
+  for (const g of groups) {
+    if (g.length !== 2) continue;
+    const d = g[0]!.name.startsWith('%laneid') ? 3 : dims.indexOf(g[0]!.name.charAt(5));
+    const [lo, hi] = d === 3 ? [0, 31] : meet(d);
+    same.push({ name: g[0]!.name, coef: g[0]!.coef + g[1]!.coef, lo, hi });
+  }
+  same.push(...tail);
+  const self = search(same, L, H, false);
+  if (self === 'budget') return { kind: 'unknown', reason: 'too many thread combinations to decide' };
+  return self !== null ? { kind: 'same-thread-only', assumedEqual } : { kind: 'disjoint', assumedEqual };
+}
+
+// ================================================================ the facts
+
+function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
+  const engine = new AffineEngine(ctx, fn);
+  engine.run();
+  const symbols = engine.symbols;
+  const lanes = (): LaneModel => new LaneModel(symbols, engine.block, engine.blockExact);
+  const indexOf = (ins: number | FlatInstruction): number => (typeof ins === 'number' ? ins : ins.index);
+  const facts: AffineFacts = {
+    fn,
+    symbols,
+    formAt(ins, reg) {
+      const i = indexOf(ins);
+      const k = engine.reached[i] === 1 ? position(engine.code.ins[i]!.uses, reg) : -1;
+      return k < 0 ? undefined : engine.records[engine.code.offsets[i]! + k];
+    },
+    formAfter(ins, reg) {
+      const i = indexOf(ins);
+      const c = engine.code.ins[i];
+      const k = c === undefined || engine.reached[i] === 0 ? -1 : position(c.defs, reg);
+      return k < 0 ? undefined : engine.records[engine.code.offsets[i]! + c!.uses.length + k];
+    },
+    operand(ins, e) {
+      const i = indexOf(ins);
+      const c = engine.code.ins[i];
+      if (c === undefined || engine.reached[i] === 0) return undefined;
+      const at = engine.code.offsets[i]!;
+      let missing = false;
+      const f = engine.evalExpr(e, c.ty?.width ?? 64, (r) => {
+        const k = c.uses.indexOf(r);
+        const hit = k < 0 ? undefined : engine.records[at + k];
+        if (hit === undefined) missing = true;
+        return hit;
+      });
+      return missing ? undefined : f;
+    },
+    addressOf(ins, which = 0) {
+      const i = indexOf(ins);
+      const e = addressOperand(fn.instructions[i]!.node, which);
+      return e === undefined ? undefined : facts.operand(i, e);
+    },
+    format: (f) => engine.format(f),
+    inductionVariables: () => symbols.filter((s): s is IvSymbol => s.kind === 'iv'),
+    baseOf(form) {
+      for (const t of form.terms) {
+        const s = symbols[t.sym]!;
+        if (s.kind === 'var' && t.coef === 1) return { base: s, offset: addScaled(form, symForm(t.sym), -1)! };
+      }
+      return { offset: form };
+    },
+    laneStride(form) {
+      const m = lanes();
+      const d = m.form(form);
+      return d === undefined ? undefined : { ...d, assumptions: [...m.assumptions] };
+    },
+    bankConflictDegree(form, bytes) {
+      const ls = facts.laneStride(form);
+      return ls === undefined ? undefined : bankConflictFor(ls, bytes);
+    },
+    sectorsPerRequest(form, bytes) {
+      const ls = facts.laneStride(form);
+      return ls === undefined ? undefined : sectorsFor(ls, bytes);
+    },
+    crossThreadOverlap: (a, b, options) => crossThread(symbols, lanes(), engine.block, a, b, options),
+    sameAddressSameThreadOnly(a, b, options) {
+      const o = crossThread(symbols, lanes(), engine.block, a, b, options);
+      return o.kind === 'unknown' ? undefined : o.kind !== 'cross-thread';
+    },
+  };
+  return facts;
+}
+
+export const affineAnalysis: FunctionAnalysis<AffineFacts> = { name: 'affine', compute: computeAffine };

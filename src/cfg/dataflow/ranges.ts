@@ -1,0 +1,939 @@
+// Value ranges: an interval for every integer register at every use, forward
+// with the dataflow solver; refined on the two edges of `@%p bra` and at
+// guarded instructions where %p is a `setp` of a register against a constant
+// or another register earlier in the same block; widened at loop headers from
+// their second visit: a growing bound jumps to the next constant a setp
+// compares that register with (c−1, c, c+1; at most four times per header and
+// register), else to infinity (other blocks from their eighth visit, for
+// irreducible cycles).
+//
+// An interval [lo, hi] of a w-bit register means: its bits are v mod 2^w for
+// some integer v in [lo, hi] (a representative, so `add`, `sub`, `mul.lo` and
+// `shl` are plain interval arithmetic, wrap-around included). Operations that
+// read the value as signed or unsigned (comparisons, `shr`, `min`/`max`,
+// `rem`, `div`, widening `cvt`, `mul.wide`) take the exact view of the
+// interval in that reading when it lies in one window of 2^w values, else the
+// whole range of the type. Unknown is [-∞, ∞]. At a join, a register not
+// written yet on one path (reading it there is undefined) takes the other
+// path's range; a `.func` register parameter's entry value is unknown.
+//
+// Sources: %tid.x/y/z is [0, n−1] only when the block size is known, with n
+// from `.reqntid` or --block, or the thread count of `.maxntid` (which bounds
+// the count, not the shape); else unknown (never 1024). %laneid [0, 31];
+// %ntid from the block size; %ctaid/%nctaid from the hardware limits; loads
+// unknown except narrow ones (`ld.u8` is [0, 255]).
+import type * as A from '../../parser/ast.js';
+import type { BasicBlock, Cfg } from '../builder.js';
+import type { AnalysisContext, FunctionAnalysis } from '../context.js';
+import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
+import {
+  affineAnalysis, blockBounds, compiledFunction, FLOAT, HI, immediate, intWidth, joinFacts, NAMED_DEST, partsOf, pvEmpty,
+  pvEquals, pvGet, pvMerge, pvSetMany, SAT, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
+  type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
+} from './affine.js';
+import { solve, type DataflowResult } from './solver.js';
+
+// ================================================================ intervals
+
+export interface Interval {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+export const UNKNOWN: Interval = { lo: -Infinity, hi: Infinity };
+
+/** Nothing known. */
+export function isUnknown(i: Interval): boolean {
+  return i.lo === -Infinity && i.hi === Infinity;
+}
+
+/** Inside the engine `undefined` is the unknown interval. */
+type Iv = Interval | undefined;
+
+const MAX = Number.MAX_SAFE_INTEGER;
+const NO_THRESHOLDS: readonly number[] = [];
+
+function mk(lo: number, hi: number): Iv {
+  const l = lo < -MAX || Number.isNaN(lo) ? -Infinity : lo + 0; // + 0: no -0
+  const h = hi > MAX || Number.isNaN(hi) ? Infinity : hi + 0;
+  return l === -Infinity && h === Infinity ? undefined : { lo: l, hi: h };
+}
+
+const POINTS: Interval[] = Array.from({ length: 4096 + 1024 }, (_x, k) => ({ lo: k - 1024, hi: k - 1024 }));
+const point = (v: number): Interval => (v >= -1024 && v < 4096 && Number.isInteger(v) ? POINTS[v + 1024]! : { lo: v, hi: v });
+const U8: Interval = { lo: 0, hi: 255 };
+const S8: Interval = { lo: -128, hi: 127 };
+const U16: Interval = { lo: 0, hi: 65535 };
+const S16: Interval = { lo: -32768, hi: 32767 };
+
+const DOMAINS: Interval[] = [];
+for (const w of [1, 8, 16, 32, 64]) {
+  DOMAINS[w * 2] = w >= 64 ? { lo: 0, hi: Infinity } : { lo: 0, hi: 2 ** w - 1 };
+  DOMAINS[w * 2 + 1] = w >= 64 ? UNKNOWN : { lo: -(2 ** (w - 1)), hi: 2 ** (w - 1) - 1 };
+}
+
+/** The signed (or unsigned) range of a w-bit type. */
+function domain(w: number, signed: boolean): Interval {
+  const d = DOMAINS[w * 2 + (signed ? 1 : 0)];
+  if (d !== undefined) return d;
+  if (w >= 64) return signed ? UNKNOWN : { lo: 0, hi: Infinity };
+  return signed ? { lo: -(2 ** (w - 1)), hi: 2 ** (w - 1) - 1 } : { lo: 0, hi: 2 ** w - 1 };
+}
+
+/** The representative interval put in a canonical window of a w-bit register:
+ *  as is when it reads the same signed or unsigned, else shifted into the
+ *  unsigned, then the signed range; unknown when it covers every value. */
+function fit(i: Iv, w: number): Iv {
+  if (i === undefined || w >= 64) return i;
+  const m = 2 ** w;
+  if (i.hi - i.lo >= m - 1) return undefined;
+  if (i.lo >= -(m / 2) && i.hi <= m - 1) return i;
+  for (const base of [0, -(m / 2)]) {
+    const k = Math.floor((i.lo - base) / m);
+    if (i.hi - base < (k + 1) * m) return { lo: i.lo - k * m, hi: i.hi - k * m };
+  }
+  return undefined;
+}
+
+/** The exact range of the value read as signed/unsigned w bits, or the type's whole range. */
+export function view(i: Interval | undefined, w: number, signed: boolean): Interval {
+  const d = domain(w, signed);
+  if (i === undefined || !Number.isFinite(i.lo) || !Number.isFinite(i.hi)) {
+    if (i !== undefined && i.lo >= d.lo && i.hi <= d.hi) return i;
+    return d;
+  }
+  if (w >= 64) return i.lo >= d.lo && i.hi <= d.hi ? i : d;
+  const m = 2 ** w;
+  const k = Math.floor((i.lo - d.lo) / m);
+  if (i.hi - d.lo < (k + 1) * m) return k === 0 ? i : { lo: i.lo - k * m, hi: i.hi - k * m };
+  return d;
+}
+
+/** The values of `i` whose signed/unsigned reading lies in `c`; null when none. */
+function meetView(i: Iv, w: number, signed: boolean, c: Interval): Iv | null {
+  const d = domain(w, signed);
+  const lo = Math.max(c.lo, d.lo);
+  const hi = Math.min(c.hi, d.hi);
+  if (lo > hi) return null;
+  if (i === undefined || !Number.isFinite(i.lo) || !Number.isFinite(i.hi) || w >= 64) {
+    if (i !== undefined && w >= 64) {
+      // 64-bit: representatives are the values themselves when inside the domain.
+      if (i.lo >= d.lo && i.hi <= d.hi) {
+        const l = Math.max(i.lo, lo);
+        const h = Math.min(i.hi, hi);
+        return l > h ? null : mk(l, h);
+      }
+    }
+    return mk(lo, hi);
+  }
+  const m = 2 ** w;
+  const k0 = Math.floor((i.lo - d.lo) / m);
+  const k1 = Math.floor((i.hi - d.lo) / m);
+  if (k1 - k0 > 3) return mk(lo, hi);
+  let outLo = Infinity;
+  let outHi = -Infinity;
+  for (let k = k0; k <= k1; k++) {
+    const l = Math.max(i.lo, lo + k * m);
+    const h = Math.min(i.hi, hi + k * m);
+    if (l <= h) {
+      outLo = Math.min(outLo, l);
+      outHi = Math.max(outHi, h);
+    }
+  }
+  return outLo > outHi ? null : mk(outLo, outHi);
+}
+
+function hull(a: Iv, b: Iv): Iv {
+  if (a === undefined || b === undefined) return undefined;
+  if (a.lo <= b.lo && a.hi >= b.hi) return a;
+  if (b.lo <= a.lo && b.hi >= a.hi) return b;
+  return mk(Math.min(a.lo, b.lo), Math.max(a.hi, b.hi));
+}
+
+const ivEquals = (a: Iv, b: Iv): boolean => a === b || (a !== undefined && b !== undefined && a.lo === b.lo && a.hi === b.hi);
+
+function addIv(a: Iv, b: Iv, sign: number): Iv {
+  if (a === undefined || b === undefined) return undefined;
+  return sign > 0 ? mk(a.lo + b.lo, a.hi + b.hi) : mk(a.lo - b.hi, a.hi - b.lo);
+}
+
+const mulB = (x: number, y: number): number => (x === 0 || y === 0 ? 0 : x * y);
+
+function mulIv(a: Iv, b: Iv): Iv {
+  if (a === undefined || b === undefined) return undefined;
+  const c = [mulB(a.lo, b.lo), mulB(a.lo, b.hi), mulB(a.hi, b.lo), mulB(a.hi, b.hi)];
+  return mk(Math.min(...c), Math.max(...c));
+}
+
+/** floor(x / 2^k) over x ∈ a, k ∈ ks (monotone in each, so the corners bound it). */
+function shrIv(a: Interval, ks: Interval): Iv {
+  const k0 = Math.min(64, Math.max(0, ks.lo));
+  const k1 = Math.min(64, Math.max(0, ks.hi));
+  const c: number[] = [];
+  for (const x of [a.lo, a.hi]) for (const k of [k0, k1]) c.push(Number.isFinite(x) ? Math.floor(x / 2 ** k) : x);
+  return mk(Math.min(...c), Math.max(...c));
+}
+
+/** 2^bitlength(x) − 1: every value with no bit above x's highest. */
+function bitCeil(x: number): number {
+  if (!Number.isFinite(x)) return Infinity;
+  let p = 1;
+  while (p <= x) p *= 2;
+  return p - 1;
+}
+
+// ================================================================ comparisons
+
+type Cmp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
+
+const NEGATE: Readonly<Record<Cmp, Cmp>> = { eq: 'ne', ne: 'eq', lt: 'ge', ge: 'lt', le: 'gt', gt: 'le' };
+const SWAP: Readonly<Record<Cmp, Cmp>> = { eq: 'eq', ne: 'ne', lt: 'gt', gt: 'lt', le: 'ge', ge: 'le' };
+
+/** A predicate's meaning: `reg cmp rhs` read signed/unsigned at width w. */
+interface Cond {
+  readonly reg: RegisterSymbol;
+  readonly cmp: Cmp;
+  readonly signed: boolean;
+  readonly w: number;
+  readonly rhs: { readonly value: number } | { readonly reg: RegisterSymbol };
+}
+
+/** A condition as carried on an edge: registers by their state index. */
+interface EdgeCond {
+  readonly idx: number;
+  readonly cmp: Cmp;
+  readonly signed: boolean;
+  readonly w: number;
+  readonly rhs: { readonly value: number } | { readonly idx: number };
+}
+
+interface Edge {
+  readonly to: number;
+  readonly cond: EdgeCond;
+}
+
+/** The constraint `x cmp [r.lo, r.hi]` puts on x's view. */
+function constraint(cmp: Cmp, r: Interval, w: number, signed: boolean, x: Interval): Interval | undefined {
+  const d = domain(w, signed);
+  switch (cmp) {
+    case 'lt': return { lo: d.lo, hi: r.hi - 1 };
+    case 'le': return { lo: d.lo, hi: r.hi };
+    case 'gt': return { lo: r.lo + 1, hi: d.hi };
+    case 'ge': return { lo: r.lo, hi: d.hi };
+    case 'eq': return r;
+    case 'ne':
+      if (r.lo !== r.hi) return undefined;
+      if (x.lo === r.lo) return { lo: r.lo + 1, hi: d.hi };
+      if (x.hi === r.lo) return { lo: d.lo, hi: r.lo - 1 };
+      return undefined;
+  }
+}
+
+/** Applies `cond` (or its negation) to registers read through get/put; false when infeasible. */
+function applyCond(
+  c: { cmp: Cmp; signed: boolean; w: number }, truth: boolean, lhs: Iv, rhs: Iv, rhsIsReg: boolean,
+  put: (side: 'lhs' | 'rhs', v: Iv) => void,
+): boolean {
+  const cmp = truth ? c.cmp : NEGATE[c.cmp];
+  const lv = view(lhs, c.w, c.signed);
+  const rv = view(rhs, c.w, c.signed);
+  const cl = constraint(cmp, rv, c.w, c.signed, lv);
+  if (cl !== undefined) {
+    const r = meetView(lhs, c.w, c.signed, cl);
+    if (r === null) return false;
+    put('lhs', r);
+  }
+  if (rhsIsReg) {
+    const cr = constraint(SWAP[cmp], lv, c.w, c.signed, rv);
+    if (cr !== undefined) {
+      const r = meetView(rhs, c.w, c.signed, cr);
+      if (r === null) return false;
+      put('rhs', r);
+    }
+  }
+  return true;
+}
+
+// ================================================================ the analysis
+
+type RangeFact = Fact<Interval, readonly Edge[]>;
+type RangeOut = BlockOut<Interval, readonly Edge[]>;
+
+/** Hardware limits (not block-size assumptions). */
+const SREG_RANGES: Readonly<Record<string, Interval>> = {
+  '%laneid': { lo: 0, hi: 31 }, '%ctaid.x': { lo: 0, hi: 2 ** 31 - 2 }, '%ctaid.y': { lo: 0, hi: 65534 }, '%ctaid.z': { lo: 0, hi: 65534 },
+  '%nctaid.x': { lo: 1, hi: 2 ** 31 - 1 }, '%nctaid.y': { lo: 1, hi: 65535 }, '%nctaid.z': { lo: 1, hi: 65535 }, WARP_SZ: { lo: 32, hi: 32 },
+};
+
+const CMPS: ReadonlyMap<string, { cmp: Cmp; unsigned?: boolean }> = new Map([
+  ['.eq', { cmp: 'eq' }], ['.ne', { cmp: 'ne' }], ['.lt', { cmp: 'lt' }], ['.le', { cmp: 'le' }], ['.gt', { cmp: 'gt' }], ['.ge', { cmp: 'ge' }],
+  ['.lo', { cmp: 'lt', unsigned: true }], ['.ls', { cmp: 'le', unsigned: true }], ['.hi', { cmp: 'gt', unsigned: true }], ['.hs', { cmp: 'ge', unsigned: true }],
+]);
+
+class RangeEngine {
+  readonly cfg: Cfg;
+  readonly code: CompiledFunction;
+  readonly live: LiveIn;
+  readonly empty: PVec<Interval>;
+  readonly block: readonly [number, number, number] | undefined;
+  readonly exactBlock: boolean;
+  readonly headers: Uint8Array;
+  /** Per state entry: the constants a setp compares that register with (±1), sorted. */
+  private thresholdLists: (readonly number[] | undefined)[] | undefined;
+  /** How often a (block, state entry) grew when widened: thresholds first, then infinity. */
+  private readonly growths = new Map<number, number>();
+  /** The conditions each setp establishes (they depend on the instruction only). */
+  private readonly setpCache: ([number, Cond][] | undefined)[];
+  /** Each block's out-edge conditions when they do not depend on the state (null: none). */
+  private readonly edgeCache: (readonly Edge[] | null | undefined)[];
+  private readonly keeps: Uint8Array;
+  private readonly widths: Uint8Array;
+  private readonly stamp: Int32Array;
+  private readonly local: Iv[];
+  private gen = 0;
+  private input: PVec<Interval>;
+  private touched: number[] = [];
+  /** Predicates set by a setp earlier in the block, and what they mean. */
+  private condPreds: number[] = [];
+  private condVals: Cond[] = [];
+  /** Guard refinement of the instruction being run. */
+  private overlay: Map<number, Iv> | undefined;
+  /** Per instruction (from `offsets`): intervals of its uses, then of its defs, aligned with CompiledIns. */
+  readonly records: Iv[];
+  /** Instructions recorded (reachable). */
+  readonly reached: Uint8Array;
+  result: DataflowResult<RangeFact> | undefined;
+  private readonly starts = new Map<number, PVec<Interval>>();
+
+  constructor(ctx: AnalysisContext, readonly fn: FunctionModel) {
+    this.cfg = ctx.cfg(fn);
+    this.code = ctx.get(fn, compiledFunction);
+    const n = fn.registers.length;
+    this.keeps = new Uint8Array(n);
+    this.widths = new Uint8Array(n);
+    for (const r of fn.registers) {
+      const w = intWidth(r.type);
+      if (r.vector === undefined && w !== undefined) {
+        this.keeps[r.id] = 1;
+        this.widths[r.id] = w;
+      }
+    }
+    this.live = this.code.live;
+    this.empty = pvEmpty<Interval>(this.live.regs.length);
+    this.input = this.empty;
+    this.stamp = new Int32Array(n).fill(-1);
+    this.local = new Array<Iv>(n);
+    this.records = new Array<Iv>(this.code.offsets[fn.instructions.length]!);
+    this.reached = new Uint8Array(fn.instructions.length);
+    const bounds = blockBounds(ctx, fn);
+    this.block = bounds?.dims;
+    this.exactBlock = bounds?.exact ?? false;
+    // Arrays indexed by instruction or block are made at full length (growing
+    // a small array to a large index makes it a slow dictionary).
+    this.setpCache = new Array<[number, Cond][] | undefined>(fn.instructions.length);
+    this.edgeCache = new Array<readonly Edge[] | null | undefined>(this.cfg.blocks.length);
+    this.headers = new Uint8Array(this.cfg.blocks.length);
+    const loops = ctx.loops(fn);
+    for (const l of loops.loops) this.headers[l.header] = 1;
+    for (const [, to] of loops.irreducibleEdges) this.headers[to] = 1;
+  }
+
+  /** The constants each register is compared with (±1), for widening. */
+  private thresholds(k: number): readonly number[] {
+    if (this.thresholdLists === undefined) {
+      const sets = new Map<number, Set<number>>();
+      for (const c of this.code.ins) {
+        if (c.opcode !== 'setp') continue;
+        for (const [, cond] of this.conds(c)) {
+          const k = this.live.index[cond.reg.id]!;
+          if (k < 0 || !('value' in cond.rhs)) continue;
+          let set = sets.get(k);
+          if (set === undefined) {
+            set = new Set();
+            sets.set(k, set);
+          }
+          for (const x of [cond.rhs.value - 1, cond.rhs.value, cond.rhs.value + 1]) set.add(x);
+        }
+      }
+      this.thresholdLists = new Array<readonly number[] | undefined>(this.live.regs.length);
+      for (const [k, set] of sets) this.thresholdLists[k] = [...set].sort((x, y) => x - y);
+    }
+    return this.thresholdLists[k] ?? NO_THRESHOLDS;
+  }
+
+  private above(k: number, x: number): number {
+    for (const t of this.thresholds(k)) if (t >= x) return t;
+    return Infinity;
+  }
+
+  private below(k: number, x: number): number {
+    const list = this.thresholds(k);
+    for (let j = list.length - 1; j >= 0; j--) if (list[j]! <= x) return list[j]!;
+    return -Infinity;
+  }
+
+  // ------------------------------------------------------------ the block walk
+
+  private get(r: RegisterSymbol): Iv {
+    if (this.overlay !== undefined && this.overlay.has(r.id)) return this.overlay.get(r.id);
+    if (this.stamp[r.id] === this.gen) return this.local[r.id];
+    const k = this.live.index[r.id]!;
+    return k >= 0 ? pvGet(this.input, k) : undefined;
+  }
+
+  private set(r: RegisterSymbol, v: Iv): void {
+    if (this.stamp[r.id] !== this.gen) {
+      this.stamp[r.id] = this.gen;
+      this.touched.push(r.id);
+    }
+    // In the states, `undefined` is "not written yet"; a written unknown is UNKNOWN.
+    this.local[r.id] = this.keeps[r.id] === 1 ? fit(v, this.widths[r.id]!) ?? UNKNOWN : undefined;
+    const preds = this.condPreds;
+    for (let k = preds.length - 1; k >= 0; k--) {
+      const c = this.condVals[k]!;
+      if (preds[k] === r.id || c.reg === r || ('reg' in c.rhs && c.rhs.reg === r)) {
+        preds.splice(k, 1);
+        this.condVals.splice(k, 1);
+      }
+    }
+  }
+
+  /** The range of a special register. */
+  sreg(name: string, component: string | undefined): Iv {
+    const dim: number = component === 'x' ? 0 : component === 'y' ? 1 : component === 'z' ? 2 : -1;
+    if (name === '%tid' && dim >= 0) return this.block === undefined ? undefined : { lo: 0, hi: this.block[dim]! - 1 };
+    if (name === '%ntid' && dim >= 0) {
+      if (this.block === undefined) return undefined;
+      return this.exactBlock ? point(this.block[dim]!) : { lo: 1, hi: this.block[dim]! };
+    }
+    return SREG_RANGES[component === undefined ? name : `${name}.${component}`];
+  }
+
+  private readonly read = (r: RegisterSymbol): Iv => this.get(r);
+
+  src(s: Src, w: number): Iv {
+    switch (s.k) {
+      case 'reg': return this.get(s.reg);
+      case 'imm': return s.value === undefined ? undefined : point(wrapTo(s.value, w));
+      case 'sreg': return this.sreg(s.name, s.component);
+      case 'sum': return addIv(this.src(s.base, w), point(s.offset), 1);
+      case 'expr': return this.evalExpr(s.e, w);
+      default: return undefined;
+    }
+  }
+
+  evalExpr(e: A.Expression, w: number): Iv {
+    switch (e.kind) {
+      case 'Int': case 'Unary': {
+        const v = immediate(e, w);
+        if (v !== undefined) return point(v);
+        if (e.kind === 'Unary' && e.op === '-') {
+          const a = this.evalExpr(e.arg, w);
+          return a === undefined ? undefined : mk(-a.hi, -a.lo);
+        }
+        return undefined;
+      }
+      case 'Name': {
+        const s = this.fn.resolve(e);
+        if (s?.kind === 'register') return this.read(s);
+        if (s?.kind === 'sreg') return this.sreg(s.name, e.component);
+        return undefined;
+      }
+      case 'Binary': {
+        const a = this.evalExpr(e.left, w);
+        const b = this.evalExpr(e.right, w);
+        if (e.op === '+') return addIv(a, b, 1);
+        if (e.op === '-') return addIv(a, b, -1);
+        if (e.op === '*') return mulIv(a, b);
+        return undefined;
+      }
+      case 'Cast': return this.evalExpr(e.arg, w);
+      case 'List': return e.elements.length === 1 ? this.evalExpr(e.elements[0]!, w) : undefined;
+      default: return undefined;
+    }
+  }
+
+  private conds(c: CompiledIns): [number, Cond][] {
+    let conds = this.setpCache[c.index];
+    if (conds === undefined) {
+      conds = this.setpConds(c);
+      this.setpCache[c.index] = conds;
+    }
+    return conds;
+  }
+
+  /** The condition a `setp` writes into its predicate(s). */
+  private setpConds(c: CompiledIns): [number, Cond][] {
+    const out: [number, Cond][] = [];
+    const node = c.node;
+    if (c.opcode !== 'setp' || node.operands.length !== 3 || c.ty === undefined) return out;
+    let spec: { cmp: Cmp; unsigned?: boolean } | undefined;
+    for (const m of node.modifiers) spec ??= CMPS.get(m);
+    if (spec === undefined) return out;
+    const ty = c.ty;
+    const signed = ty.signed && spec.unsigned !== true;
+    const regOf = (s: Src): RegisterSymbol | undefined => (s.k === 'reg' && this.keeps[s.reg.id] === 1 ? s.reg : undefined);
+    const constOf = (s: Src): number | undefined => {
+      if (s.k !== 'imm' || s.value === undefined) return undefined;
+      const v = wrapTo(s.value, ty.width);
+      if (signed || v >= 0) return v;
+      return ty.width >= 64 ? undefined : v + 2 ** ty.width;
+    };
+    const x = c.src[1]!;
+    const y = c.src[2]!;
+    let cond: Cond | undefined;
+    const rx = regOf(x);
+    const ry = regOf(y);
+    const cx = constOf(x);
+    const cy = constOf(y);
+    if (rx !== undefined && cy !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { value: cy } };
+    else if (ry !== undefined && cx !== undefined) cond = { reg: ry, cmp: SWAP[spec.cmp], signed, w: ty.width, rhs: { value: cx } };
+    else if (rx !== undefined && ry !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { reg: ry } };
+    if (cond === undefined) return out;
+    // p, and q of `p|q` (the negation).
+    const dst = node.operands[0]!;
+    const names = dst.kind === 'PredPair' ? [dst.first, dst.second] : [dst];
+    names.forEach((p, k) => {
+      const reg = p.kind === 'Name' ? c.defs.find((d) => d.name === p.name) : undefined;
+      if (reg !== undefined) out.push([reg.id, k === 0 ? cond : { ...cond, cmp: NEGATE[cond.cmp] }]);
+    });
+    return out;
+  }
+
+  /** The condition a guard establishes, when known in this block. */
+  private guardCond(c: CompiledIns): { cond: Cond; truth: boolean } | undefined {
+    if (c.guard === undefined || this.condPreds.length === 0) return undefined;
+    const k = this.condPreds.indexOf(c.guard.id);
+    return k < 0 ? undefined : { cond: this.condVals[k]!, truth: !c.negated };
+  }
+
+  private step(c: CompiledIns): void {
+    // A guard known in this block refines what the instruction reads.
+    const gc = this.guardCond(c);
+    let infeasible = false;
+    if (gc !== undefined) {
+      const overlay = new Map<number, Iv>();
+      const rhsReg = 'reg' in gc.cond.rhs ? gc.cond.rhs.reg : undefined;
+      const rhs = rhsReg !== undefined ? this.get(rhsReg) : point((gc.cond.rhs as { value: number }).value);
+      const ok = applyCond(gc.cond, gc.truth, this.get(gc.cond.reg), rhs, rhsReg !== undefined, (side, v) => {
+        overlay.set(side === 'lhs' ? gc.cond.reg.id : rhsReg!.id, v);
+      });
+      if (!ok) infeasible = true;
+      else this.overlay = overlay;
+    }
+    // Each visit overwrites the record: the last one is at the fixpoint.
+    const nu = c.uses.length;
+    const nd = c.defs.length;
+    const rec = this.records;
+    const at = this.code.offsets[c.index]!;
+    this.reached[c.index] = 1;
+    for (let k = 0; k < nu; k++) rec[at + k] = this.get(c.uses[k]!);
+    if (nd > 0) {
+      for (let k = 0; k < nd; k++) {
+        const d = c.defs[k]!;
+        if (this.keeps[d.id] === 0) {
+          this.set(d, undefined);
+          continue;
+        }
+        if (infeasible) continue; // never runs: the old value stays
+        let v = this.rule(c, k);
+        if (c.guard !== undefined) {
+          this.overlay = undefined;
+          v = hull(v, this.get(d));
+        }
+        this.set(d, v);
+      }
+      this.overlay = undefined;
+      if (c.opcode === 'setp' && c.guard === undefined) {
+        for (const [p, cond] of this.conds(c)) {
+          this.condPreds.push(p);
+          this.condVals.push(cond);
+        }
+      }
+      for (let k = 0; k < nd; k++) rec[at + nu + k] = this.get(c.defs[k]!);
+    }
+    this.overlay = undefined;
+  }
+
+  /** The value(s) an instruction writes, per destination. */
+  /** The value an instruction writes into its k-th destination. */
+  private rule(c: CompiledIns, k: number): Iv {
+    if (c.opcode === 'ld') {
+      const t = c.types[c.types.length - 1];
+      return t === '.u8' ? U8 : t === '.s8' ? S8 : t === '.u16' ? U16 : t === '.s16' ? S16 : undefined;
+    }
+    if (c.defs.length !== 1 || (c.flags & NAMED_DEST) === 0 || k !== 0) return undefined;
+    const w = c.ty?.width ?? (intWidth(c.defs[0]!.type) ?? 64);
+    return this.value(c, c.opcode, w, c.ty?.signed ?? false);
+  }
+
+  private ev(c: CompiledIns, k: number, w: number): Iv {
+    const s = c.src[k];
+    return s === undefined ? undefined : this.src(s, w);
+  }
+
+  private value(c: CompiledIns, op: string, w: number, signed: boolean): Iv {
+    const ty = c.ty;
+    switch (op) {
+      case 'mov': return (c.flags & FLOAT) !== 0 ? undefined : this.ev(c, 1, w);
+      case 'add': case 'sub': {
+        if (ty === undefined) return undefined;
+        const sign = op === 'add' ? 1 : -1;
+        if ((c.flags & SAT) !== 0) {
+          const s = addIv(view(this.ev(c, 1, w), w, true), view(this.ev(c, 2, w), w, true), sign);
+          const d = domain(w, true);
+          return s === undefined ? d : mk(Math.max(d.lo, Math.min(d.hi, s.lo)), Math.max(d.lo, Math.min(d.hi, s.hi)));
+        }
+        return addIv(this.ev(c, 1, w), this.ev(c, 2, w), sign);
+      }
+      case 'mul': case 'mad': {
+        if (ty === undefined) return undefined;
+        if ((c.flags & HI) !== 0) {
+          const p = mulIv(view(this.ev(c, 1, w), w, signed), view(this.ev(c, 2, w), w, signed));
+          return p === undefined ? undefined : shrIv(p, point(w));
+        }
+        const wide = (c.flags & WIDE) !== 0;
+        const p = mulIv(wide ? view(this.ev(c, 1, w), w, signed) : this.ev(c, 1, w), wide ? view(this.ev(c, 2, w), w, signed) : this.ev(c, 2, w));
+        return op === 'mul' ? p : addIv(p, this.ev(c, 3, wide ? 2 * w : w), 1);
+      }
+      case 'neg': { const a = this.ev(c, 1, w); return a === undefined ? undefined : mk(-a.hi, -a.lo); }
+      case 'not': { const a = this.ev(c, 1, w); return a === undefined ? undefined : mk(-a.hi - 1, -a.lo - 1); }
+      case 'abs': {
+        if (ty === undefined) return undefined;
+        const a = view(this.ev(c, 1, w), w, true);
+        return mk(a.lo >= 0 ? a.lo : a.hi <= 0 ? -a.hi : 0, Math.max(Math.abs(a.lo), Math.abs(a.hi)));
+      }
+      case 'shl': {
+        const k = this.ev(c, 2, 32);
+        if (k === undefined || k.lo !== k.hi || k.lo < 0) return undefined;
+        return k.lo >= w ? point(0) : mulIv(this.ev(c, 1, w), point(2 ** k.lo));
+      }
+      case 'shr': {
+        if (ty === undefined) return undefined;
+        const k = view(this.ev(c, 2, 32), 32, false);
+        return shrIv(view(this.ev(c, 1, w), w, signed), signed ? { lo: Math.min(k.lo, w - 1), hi: Math.min(k.hi, w - 1) } : k);
+      }
+      case 'and': case 'or': case 'xor': {
+        if (ty === undefined) return undefined;
+        const a = view(this.ev(c, 1, w), w, false);
+        const b = view(this.ev(c, 2, w), w, false);
+        if (a.lo === a.hi && b.lo === b.hi && Number.isFinite(a.lo) && Number.isFinite(b.lo)) {
+          const x = BigInt(a.lo);
+          const y = BigInt(b.lo);
+          return point(Number(op === 'and' ? x & y : op === 'or' ? x | y : x ^ y));
+        }
+        if (op === 'and') return mk(0, Math.min(a.hi, b.hi));
+        const top = bitCeil(Math.max(a.hi, b.hi));
+        return op === 'or' ? mk(Math.max(a.lo, b.lo), top) : mk(0, top);
+      }
+      case 'rem': {
+        if (ty === undefined) return undefined;
+        const a = view(this.ev(c, 1, w), w, signed);
+        const b = view(this.ev(c, 2, w), w, signed);
+        if (!signed) {
+          if (b.lo <= 0) return mk(0, a.hi);
+          return a.hi < b.lo ? a : mk(0, Math.min(a.hi, b.hi - 1));
+        }
+        const m = Math.max(Math.abs(b.lo), Math.abs(b.hi)) - 1;
+        if (a.lo >= 0) return mk(0, Math.min(a.hi, m));
+        if (a.hi <= 0) return mk(Math.max(a.lo, -m), 0);
+        return mk(Math.max(a.lo, -m), Math.min(a.hi, m));
+      }
+      case 'div': {
+        if (ty === undefined) return undefined;
+        const a = view(this.ev(c, 1, w), w, signed);
+        const b = view(this.ev(c, 2, w), w, signed);
+        if (b.lo <= 0 && b.hi >= 0) return signed ? undefined : domain(w, false);
+        const q = [a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi].map((x) => (Number.isNaN(x) ? 0 : Math.trunc(x)));
+        return mk(Math.min(...q), Math.max(...q));
+      }
+      case 'min': case 'max': {
+        if (ty === undefined) return undefined;
+        const a = view(this.ev(c, 1, w), w, signed);
+        const b = view(this.ev(c, 2, w), w, signed);
+        return op === 'min' ? mk(Math.min(a.lo, b.lo), Math.min(a.hi, b.hi)) : mk(Math.max(a.lo, b.lo), Math.max(a.hi, b.hi));
+      }
+      case 'selp': return hull(this.ev(c, 1, w), this.ev(c, 2, w));
+      case 'popc': case 'clz': return { lo: 0, hi: w };
+      case 'cvt': {
+        const dw = intWidth(c.types[0] ?? '');
+        const sw = intWidth(c.types[1] ?? '');
+        if (dw === undefined) return undefined;
+        const dsigned = c.types[0]!.startsWith('.s');
+        if (sw === undefined) return (c.flags & SAT) !== 0 ? domain(dw, dsigned) : undefined;
+        const a = this.ev(c, 1, sw);
+        const ssigned = c.types[1]!.startsWith('.s');
+        if ((c.flags & SAT) !== 0) {
+          const v = view(a, sw, ssigned);
+          const d = domain(dw, dsigned);
+          return mk(Math.max(d.lo, Math.min(d.hi, v.lo)), Math.max(d.lo, Math.min(d.hi, v.hi)));
+        }
+        return dw > sw ? view(a, sw, ssigned) : a;
+      }
+      case 'cvta': return this.ev(c, 1, 64);
+      default: return undefined;
+    }
+  }
+
+  /** Runs a block; the state at its end and the conditions on its out-edges. */
+  runBlock(block: BasicBlock, input: PVec<Interval>): { vec: PVec<Interval>; edges: readonly Edge[] | undefined } {
+    this.gen++;
+    this.input = input;
+    this.touched.length = 0;
+    this.condPreds.length = 0;
+    this.condVals.length = 0;
+    const ins = this.code.ins;
+    for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
+    const edges = this.branchEdges(block);
+    const idx: number[] = [];
+    const val: Iv[] = [];
+    for (const r of this.touched) {
+      const k = this.live.index[r]!;
+      if (k >= 0) {
+        idx.push(k);
+        val.push(this.local[r]);
+      }
+    }
+    return { vec: pvSetMany(input, idx, val), edges };
+  }
+
+  /** `@%p bra L` with %p from a setp in this block: the condition on each edge. */
+  private branchEdges(block: BasicBlock): readonly Edge[] | undefined {
+    const hit = this.edgeCache[block.id];
+    if (hit !== undefined) return hit ?? undefined;
+    const dynamic = { yes: false };
+    const edges = this.computeEdges(block, dynamic);
+    if (!dynamic.yes) this.edgeCache[block.id] = edges ?? null;
+    return edges;
+  }
+
+  private computeEdges(block: BasicBlock, dynamic: { yes: boolean }): readonly Edge[] | undefined {
+    if (block.end === block.start || block.succs.length !== 2) return undefined;
+    const last = this.code.ins[block.end - 1]!;
+    if (last.opcode !== 'bra') return undefined;
+    const gc = this.guardCond(last);
+    if (gc === undefined) return undefined;
+    const idx = this.live.index[gc.cond.reg.id]!;
+    let rhs: EdgeCond['rhs'];
+    if ('value' in gc.cond.rhs) rhs = gc.cond.rhs;
+    else {
+      const k = this.live.index[gc.cond.rhs.reg.id]!;
+      if (k >= 0) rhs = { idx: k };
+      else {
+        dynamic.yes = true;
+        const v = this.get(gc.cond.rhs.reg);
+        if (v === undefined || v.lo !== v.hi) return undefined;
+        rhs = { value: v.lo };
+      }
+    }
+    if (idx < 0 && !('idx' in rhs)) return undefined;
+    const edges: Edge[] = [];
+    for (const to of block.succs) {
+      if (to === this.cfg.exit) continue;
+      const taken = this.cfg.edgeKind(block.id, to) === 'branch';
+      const cmp = taken === gc.truth ? gc.cond.cmp : NEGATE[gc.cond.cmp];
+      edges.push({ to, cond: { idx, cmp, signed: gc.cond.signed, w: gc.cond.w, rhs } });
+    }
+    return edges;
+  }
+
+  /** A predecessor's state as it arrives at `block` (null: the edge cannot be taken). */
+  private arriving(block: number, p: RangeOut): PVec<Interval> | null {
+    const e = p.edges?.find((x) => x.to === block);
+    if (e === undefined) return p.vec;
+    const c = e.cond;
+    const lhs = c.idx >= 0 ? pvGet(p.vec, c.idx) : undefined;
+    const rhsIdx = 'idx' in c.rhs ? c.rhs.idx : -1;
+    const rhs = rhsIdx >= 0 ? pvGet(p.vec, rhsIdx) : point((c.rhs as { value: number }).value);
+    const idx: number[] = [];
+    const val: Iv[] = [];
+    const ok = applyCond(c, true, lhs, rhs, rhsIdx >= 0, (side, v) => {
+      const k = side === 'lhs' ? c.idx : rhsIdx;
+      if (k >= 0) {
+        idx.push(k);
+        val.push(fit(v, this.widths[this.live.regs[k]!.id]!) ?? UNKNOWN);
+      }
+    });
+    return ok ? pvSetMany(p.vec, idx, val) : null;
+  }
+
+  /** A register not written yet on one path (reading it there is undefined)
+   *  takes the other path's range; a `.func` parameter's entry value is unknown. */
+  private readonly join = (k: number, x: Iv, y: Iv): Iv => {
+    if (x === undefined) return this.live.regs[k]!.isParam ? UNKNOWN : y;
+    if (y === undefined) return this.live.regs[k]!.isParam ? UNKNOWN : x;
+    return hull(x, y) ?? UNKNOWN;
+  };
+
+  merge(block: number, parts: readonly RangeOut[]): PVec<Interval> | undefined {
+    let acc: PVec<Interval> | undefined;
+    for (const p of parts) {
+      const v = this.arriving(block, p);
+      if (v === null) continue;
+      acc = acc === undefined ? v : pvMerge(acc, v, this.join);
+    }
+    return acc;
+  }
+
+  run(): void {
+    const edgesEqual = (a: readonly Edge[] | undefined, b: readonly Edge[] | undefined): boolean => {
+      if (a === b) return true;
+      if (a === undefined || b === undefined || a.length !== b.length) return false;
+      return a.every((x, k) => {
+        const y = b[k]!;
+        return x.to === y.to && x.cond.idx === y.cond.idx && x.cond.cmp === y.cond.cmp && x.cond.signed === y.cond.signed && x.cond.w === y.cond.w &&
+          ('idx' in x.cond.rhs ? 'idx' in y.cond.rhs && x.cond.rhs.idx === y.cond.rhs.idx : 'value' in y.cond.rhs && x.cond.rhs.value === y.cond.rhs.value);
+      });
+    };
+    this.result = solve(this.cfg, {
+      direction: 'forward',
+      boundary: (): RangeFact => ({ tag: 'out', from: -1, vec: this.empty }),
+      initial: (): RangeFact => UNREACHED,
+      join: joinFacts<Interval, readonly Edge[]>,
+      equals: (a, b) => {
+        if (a.tag !== 'out' || b.tag !== 'out') return a.tag === b.tag;
+        return edgesEqual(a.edges, b.edges) && pvEquals(a.vec, b.vec, ivEquals);
+      },
+      transfer: (block, input) => {
+        const vec = this.merge(block.id, partsOf(input));
+        if (vec === undefined) return UNREACHED;
+        const out = this.runBlock(block, vec);
+        return out.edges === undefined ? { tag: 'out', from: block.id, vec: out.vec } : { tag: 'out', from: block.id, vec: out.vec, edges: out.edges };
+      },
+      // Loop headers widen from their second visit (other blocks from their
+      // eighth, for irreducible cycles): a bound that grows jumps to the next
+      // constant a setp compares that register with (the first four times it
+      // grows at that block), else to infinity.
+      widen: (prev, next, visits) => {
+        if (prev.tag !== 'out' || next.tag !== 'out') return next;
+        const header = this.headers[next.from] === 1;
+        if (!(header && visits >= 2) && visits < 8) return next;
+        const base = next.from * this.live.regs.length;
+        const vec = pvMerge(prev.vec, next.vec, (k, x, y) => {
+          if (x === undefined || y === undefined) return this.join(k, x, y);
+          if (y.lo >= x.lo && y.hi <= x.hi) return x;
+          const grown = this.growths.get(base + k) ?? 0;
+          this.growths.set(base + k, grown + 1);
+          const steps = header && grown < 4;
+          const lo = y.lo >= x.lo ? x.lo : steps ? this.below(k, y.lo) : -Infinity;
+          const hi = y.hi <= x.hi ? x.hi : steps ? this.above(k, y.hi) : Infinity;
+          return mk(lo, hi) ?? UNKNOWN;
+        });
+        return next.edges === undefined ? { tag: 'out', from: next.from, vec } : { tag: 'out', from: next.from, vec, edges: next.edges };
+      },
+    });
+    // Keep the start states of join points (where join symbols and induction
+    // variables live); every other block state can go.
+    for (const b of this.cfg.blocks) {
+      if (b.preds.length + (b.id === 0 ? 1 : 0) < 2) continue;
+      const start = this.merge(b.id, partsOf(this.result.atStart[b.id]!));
+      if (start !== undefined) this.starts.set(b.id, start);
+    }
+    this.result = undefined;
+  }
+
+  /** The state at the start of a block with several predecessors (undefined otherwise, or when unreachable). */
+  startState(block: number): PVec<Interval> | undefined {
+    return this.starts.get(block);
+  }
+}
+
+// ================================================================ the facts
+
+export interface RangeFacts {
+  readonly fn: FunctionModel;
+  /** The interval of `reg` as `ins` reads it (after refinement by a guard
+   *  known in the block); undefined when `ins` does not read it or is unreachable. */
+  rangeAt(ins: number | FlatInstruction, reg: RegisterSymbol | string): Interval | undefined;
+  /** The interval `ins` leaves in a register it writes. */
+  rangeAfter(ins: number | FlatInstruction, reg: RegisterSymbol | string): Interval | undefined;
+  /** The register's value read unsigned (or signed) at `ins`: exact when one window, else the type's range. */
+  viewAt(ins: number | FlatInstruction, reg: RegisterSymbol | string, signed: boolean): Interval | undefined;
+  /** The interval at the start of a block with several predecessors (a join
+   *  point or loop header, where join symbols and induction variables live),
+   *  after the incoming edges' conditions; undefined for other blocks (read
+   *  `rangeAt` of their first instruction) and unreachable ones. */
+  rangeAtBlockStart(block: number, reg: RegisterSymbol): Interval | undefined;
+  /** The range of an affine symbol's value (tid from the block size,
+   *  induction variables at their header, opaque definitions after their instruction). */
+  symbolRange(sym: AffineSymbol): Interval | undefined;
+  /** The range of an affine form from its symbols' ranges. */
+  formRange(form: Form): Interval;
+}
+
+const indexOf = (ins: number | FlatInstruction): number => (typeof ins === 'number' ? ins : ins.index);
+
+function position(list: readonly RegisterSymbol[], reg: RegisterSymbol | string): number {
+  for (let k = 0; k < list.length; k++) if (list[k] === reg || list[k]!.name === reg) return k;
+  return -1;
+}
+
+function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
+  const engine = new RangeEngine(ctx, fn);
+  engine.run();
+  const at = (ins: number | FlatInstruction, reg: RegisterSymbol | string, defs: boolean): Interval | undefined => {
+    const i = indexOf(ins);
+    const c = engine.code.ins[i];
+    if (c === undefined || engine.reached[i] === 0) return undefined;
+    const k = position(defs ? c.defs : c.uses, reg);
+    if (k < 0) return undefined;
+    const r = defs ? c.defs[k]! : c.uses[k]!;
+    if (intWidth(r.type) === undefined || r.vector !== undefined) return undefined;
+    return engine.records[engine.code.offsets[i]! + (defs ? c.uses.length + k : k)] ?? UNKNOWN;
+  };
+  const symMemo = new Map<number, Interval | undefined>();
+  const facts: RangeFacts = {
+    fn,
+    rangeAt: (ins, reg) => at(ins, reg, false),
+    rangeAfter: (ins, reg) => at(ins, reg, true),
+    viewAt(ins, reg, signed) {
+      const r = at(ins, reg, false);
+      if (r === undefined) return undefined;
+      const c = engine.code.ins[indexOf(ins)]!;
+      const sym = c.uses[position(c.uses, reg)]!;
+      return view(isUnknown(r) ? undefined : r, intWidth(sym.type) ?? 64, signed);
+    },
+    rangeAtBlockStart(block, reg) {
+      const start = engine.startState(block);
+      if (start === undefined) return undefined;
+      const k = engine.live.index[reg.id]!;
+      return (k >= 0 ? pvGet(start, k) : undefined) ?? UNKNOWN;
+    },
+    symbolRange(sym) {
+      if (symMemo.has(sym.id)) return symMemo.get(sym.id);
+      symMemo.set(sym.id, undefined); // cycles stay unknown
+      let r: Interval | undefined;
+      switch (sym.kind) {
+        case 'sreg': r = engine.sreg(sym.sreg, sym.component); break;
+        case 'def': {
+          const reg = engine.code.ins[sym.instruction]!.defs[sym.element];
+          r = reg === undefined ? undefined : facts.rangeAfter(sym.instruction, reg);
+          break;
+        }
+        case 'join': case 'iv': r = sym.kind === 'join' && sym.atEnd ? undefined : facts.rangeAtBlockStart(sym.block, sym.register); break;
+        case 'shr': {
+          const f = facts.formRange(sym.of);
+          r = shrIv(view(isUnknown(f) ? undefined : f, sym.width, sym.signed), point(sym.shift));
+          break;
+        }
+        default: r = undefined;
+      }
+      if (r !== undefined && isUnknown(r)) r = undefined;
+      symMemo.set(sym.id, r);
+      return r;
+    },
+    formRange(form) {
+      const symbols = ctx.get(fn, affineAnalysis).symbols;
+      let acc: Iv = point(form.c);
+      for (const t of form.terms) {
+        const r = facts.symbolRange(symbols[t.sym]!);
+        acc = addIv(acc, mulIv(r, point(t.coef)), 1);
+        if (acc === undefined) return UNKNOWN;
+      }
+      return acc ?? UNKNOWN;
+    },
+  };
+  return facts;
+}
+
+export const rangeAnalysis: FunctionAnalysis<RangeFacts> = { name: 'ranges', compute: computeRanges };

@@ -1,0 +1,69 @@
+// F035: a `.shared` variable is never referenced.
+import type { VariableSymbol } from '../cfg/symbols.js';
+import type * as A from '../parser/ast.js';
+import { functionVariablesAnalysis, isSharedVariable } from './address-facts.js';
+import { namesIn } from './operands.js';
+import type { Check, Finding } from './types.js';
+import { found, na } from './types.js';
+
+/** Names an initializer mentions (`generic(smem)`, `smem+4`). */
+function initializerNames(init: A.Initializer, out: Set<string>): void {
+  switch (init.kind) {
+    case 'InitList': for (const e of init.elements) initializerNames(e, out); return;
+    case 'FieldInit': initializerNames(init.value, out); return;
+    case 'Generic': out.add(init.name); return;
+    default: for (const n of namesIn(init)) out.add(n.name);
+  }
+}
+
+export const F035: Check = {
+  meta: {
+    id: 'F035',
+    name: 'unused-shared',
+    category: 'address-spaces',
+    severity: 'info',
+    points: 0,
+    description: 'A `.shared` variable is never referenced.',
+    rationale: 'An unreferenced static shared array still reserves its bytes in every block that can see it (module-scope ones in every '
+      + 'kernel that uses shared memory, with some ptxas versions), lowering occupancy for nothing; it is usually a leftover of a '
+      + 'refactoring or a tile that was meant to be used.',
+    remedy: 'Delete the declaration, or use it where it was meant to be used.',
+    notes: 'A `.shared` variable (module scope, or declared in a function body) fails when no instruction operand of the module names it '
+      + '(a function-scope one: no instruction of its function) and no initializer mentions it (`generic(smem)`). `.extern .shared` arrays '
+      + 'count too. n/a without `.shared` variables.',
+    examples: {
+      fails: '.version 8.0\n.target sm_90\n.address_size 64\n.shared .align 4 .b8 spare[256];\n.visible .entry k()\n{\n\tret;\n}\n',
+      passes: '.version 8.0\n.target sm_90\n.address_size 64\n.shared .align 4 .b8 used[256];\n.visible .entry k()\n{\n'
+        + '\t.reg .b32 %r<2>;\n\tld.shared.u32 %r1, [used];\n\tret;\n}\n',
+    },
+  },
+  run(ctx) {
+    const model = ctx.analysis.model;
+    const referenced = new Set<VariableSymbol>();
+    const initNames = new Set<string>();
+    const local: { v: VariableSymbol; fn: string }[] = [];
+    for (const s of ctx.module.statements) {
+      if (s.kind === 'Variable') for (const d of s.declarators) if (d.init !== undefined) initializerNames(d.init, initNames);
+    }
+    for (const fn of ctx.functions) {
+      const vars = ctx.analysis.get(fn, functionVariablesAnalysis);
+      for (const v of vars.named) referenced.add(v);
+      for (const v of vars.declared) {
+        if (isSharedVariable(v) && !v.isParam) local.push({ v, fn: fn.name });
+        if (v.declarator.init !== undefined) initializerNames(v.declarator.init, initNames);
+      }
+    }
+    const globals = [...model.variables.values()].filter(isSharedVariable);
+    if (globals.length === 0 && local.length === 0) return na('the module declares no .shared variable');
+    const out: Omit<Finding, 'id' | 'severity'>[] = [];
+    for (const v of globals) {
+      if (referenced.has(v) || initNames.has(v.name)) continue;
+      out.push({ message: `.shared ${v.name} is never referenced`, location: ctx.locate(v.declarator.range) });
+    }
+    for (const { v, fn } of local) {
+      if (referenced.has(v)) continue;
+      out.push({ message: `.shared ${v.name} in ${fn} is never referenced`, location: ctx.locate(v.declarator.range), function: fn });
+    }
+    return found(out);
+  },
+};

@@ -1,0 +1,49 @@
+// F036: a shared-memory store reaches a shared-memory load with no barrier on
+// some path, and the two may touch the same bytes from different threads: a
+// read-after-write race (the load may see the old value).
+import { sharedRacesAnalysis } from './shared-races.js';
+import { hasSharedVariables, raceFindings } from './race-findings.js';
+import type { Check } from './types.js';
+import { found, na } from './types.js';
+
+export const F036: Check = {
+  meta: {
+    id: 'F036',
+    name: 'missing-barrier-raw',
+    category: 'synchronization',
+    severity: 'critical',
+    points: 3,
+    description: 'A `st.shared` reaches a `ld.shared` on some path with no barrier between them, and the two may touch the same bytes from different threads (read-after-write race).',
+    rationale: 'Threads of a CTA run in no fixed order: without a barrier between a write and another thread\'s read of the same shared bytes, the read sees the old or the new value at random. '
+      + 'On an H200 the race-raw fixture completes with wrong values and only racecheck reports it ("Race reported between Read access ... and Write access ...").',
+    remedy: 'Put `__syncthreads()` (`bar.sync 0`) between the writes and the reads of other threads\' elements; within one warp, `__syncwarp()`. '
+      + 'If each thread only reads what it wrote, index both accesses the same way.',
+    notes: 'Accesses: `ld`/`st` (`.shared` or generic through a `cvta.shared` pointer), `atom`/`red` (as writes; two atomics never race), '
+      + '`ldmatrix`/`stmatrix`, and `cp.async` destinations (as writes), whose affine address is a `.shared` variable plus an offset; every '
+      + '`.extern .shared` array is one region. A path is "unordered" when it passes none of: `bar.sync`/`barrier.sync`/`bar.red`/`barrier.red` '
+      + '(any id or count: a named barrier is assumed to include both threads), `bar.warp.sync` (assumed to order threads of one warp, '
+      + 'the only ones code that calls `__syncwarp` between shared accesses exchanges with; a cross-warp race across a `__syncwarp` is '
+      + 'not reported), `mbarrier.try_wait`/`test_wait`, `barrier.cluster.wait`. Two accesses "may touch the same bytes from different '
+      + 'threads" when the affine cross-thread test finds two distinct threads (within the block size, else the hardware limits) whose '
+      + 'byte ranges overlap, each access\'s threads bounded by the `%tid` comparisons it runs under (code only `%tid.x == 0` runs '
+      + 'does not race with itself). Induction variables count as one value for both accesses unless threads may run out of step '
+      + '(the loop has a cycle with no barrier, or the path wraps around the back edge): then each access gets its own value within '
+      + 'the ranges analysis\'s bounds. Departure: an address that depends on loaded data or on a symbol with no known range gives '
+      + '"unknown", which is not reported (no guessing). One finding per load (the first racing store), located at the load, with '
+      + 'the store as related location. F036 reports before F043 for the same pair.',
+    examples: {
+      fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 out)\n.reqntid 256, 1, 1\n{\n\t.reg .b32 %r<6>;\n\t.shared .align 4 .b8 tile[1028];\n'
+        + '\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n\tmov.u32 %r3, tile;\n\tadd.s32 %r4, %r3, %r2;\n\tst.shared.u32 [%r4], %r1;\n\tld.shared.u32 %r5, [%r4+4];\n\tret;\n}\n',
+      passes: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 out)\n.reqntid 256, 1, 1\n{\n\t.reg .b32 %r<6>;\n\t.shared .align 4 .b8 tile[1028];\n'
+        + '\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n\tmov.u32 %r3, tile;\n\tadd.s32 %r4, %r3, %r2;\n\tst.shared.u32 [%r4], %r1;\n\tbar.sync 0;\n\tld.shared.u32 %r5, [%r4+4];\n\tret;\n}\n',
+    },
+  },
+  run(ctx) {
+    if (!hasSharedVariables(ctx)) return na('no .shared variable is declared');
+    const findings = ctx.functions.flatMap((fn) => {
+      const races = ctx.analysis.get(fn, sharedRacesAnalysis);
+      return raceFindings(ctx, fn, races, 'raw');
+    });
+    return found(findings);
+  },
+};

@@ -1,0 +1,96 @@
+// F040: a named barrier id is used by `bar.arrive` but never by a waiting
+// barrier, or arrive and sync on one id use different thread counts.
+import type { FunctionModel } from '../cfg/symbols.js';
+import { syncFactsAnalysis, type BarrierInfo } from './sync-facts.js';
+import type { Check, Finding } from './types.js';
+import { found, na } from './types.js';
+
+export const F040: Check = {
+  meta: {
+    id: 'F040',
+    name: 'named-barrier-pairing',
+    category: 'synchronization',
+    severity: 'medium',
+    points: 1,
+    description: 'A named barrier id is used by `bar.arrive` but never by `bar.sync`/`bar.red`, or arrive and sync on one id use different thread counts.',
+    rationale: 'A producer–consumer pair on a named barrier works only when the consumers wait on the id the producers arrive at, with the same '
+      + 'expected thread count; otherwise the arrivals are lost (the consumers read early) or the barrier never completes.',
+    remedy: 'Give the arriving and the waiting side the same barrier id and the same thread count (producers + consumers).',
+    notes: 'Per kernel, with the device functions it calls (directly, transitively). Only immediate ids are paired (a register id is '
+      + 'left alone). An arrive whose id no `bar.sync`/`barrier.sync`/`bar.red`/`barrier.red` of the kernel uses fails. Counts are '
+      + 'compared when both are immediates; a waiting barrier with no count counts every thread of the CTA and is compared with the '
+      + 'arrive\'s count only when the block size is known.',
+    examples: {
+      fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n.reqntid 128, 1, 1\n{\n\tbar.arrive 1, 128;\n\tbar.sync 2, 128;\n\tret;\n}\n',
+      passes: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n.reqntid 128, 1, 1\n{\n\tbar.arrive 1, 128;\n\tbar.sync 1, 128;\n\tret;\n}\n',
+    },
+  },
+  run(ctx) {
+    const arrives = ctx.functions.some((fn) => ctx.analysis.get(fn, syncFactsAnalysis).barriers.some((b) => b.op === 'arrive'));
+    if (!arrives) return na('no bar.arrive/barrier.arrive in the module');
+    const graph = ctx.analysis.callGraph();
+    const byName = new Map(ctx.functions.map((f) => [f.name, f] as const));
+    const out: Omit<Finding, 'id' | 'severity'>[] = [];
+    const reported = new Set<string>();
+    const roots = ctx.functions.filter((f) => f.isEntry);
+    for (const root of roots.length > 0 ? roots : ctx.functions) {
+      // The kernel and every function it may call.
+      const members: FunctionModel[] = [];
+      const seen = new Set<string>();
+      const stack = [root.name];
+      while (stack.length > 0) {
+        const name = stack.pop()!;
+        if (seen.has(name)) continue;
+        seen.add(name);
+        const f = byName.get(name);
+        if (f !== undefined) members.push(f);
+        stack.push(...(graph.callees.get(name) ?? []));
+      }
+      const waits = new Map<number, { b: BarrierInfo; fn: FunctionModel }[]>();
+      const arrs: { b: BarrierInfo; fn: FunctionModel; threads: number | undefined }[] = [];
+      for (const fn of members) {
+        const facts = ctx.analysis.get(fn, syncFactsAnalysis);
+        for (const b of facts.barriers) {
+          if (b.idValue === undefined) continue;
+          if (b.op === 'arrive') arrs.push({ b, fn, threads: ctx.analysis.blockSize(root) === undefined ? undefined : facts.blockThreads });
+          else {
+            const list = waits.get(b.idValue) ?? [];
+            list.push({ b, fn });
+            waits.set(b.idValue, list);
+          }
+        }
+      }
+      const rootSize = ctx.analysis.blockSize(root);
+      const threads = rootSize === undefined ? undefined : rootSize[0] * rootSize[1] * rootSize[2];
+      for (const a of arrs) {
+        const key = `${a.fn.name}:${a.b.index}`;
+        if (reported.has(key)) continue;
+        const node = a.fn.instructions[a.b.index]!.node;
+        const where = { location: ctx.locate(node.range, a.fn, a.b.index), function: a.fn.name };
+        const w = waits.get(a.b.idValue!);
+        if (w === undefined) {
+          reported.add(key);
+          out.push({ message: `${node.opcode}${node.modifiers.join('')} at line ${node.range.line} arrives at barrier ${a.b.idValue!}, which no bar.sync/bar.red of kernel ${root.name} waits on: the arrivals signal nobody`, ...where });
+          continue;
+        }
+        const mine = a.b.countValue;
+        if (mine === undefined) continue;
+        const other = w.find((x) => {
+          const c = x.b.countValue ?? (x.b.count === undefined ? threads : undefined);
+          return c !== undefined && c !== mine;
+        });
+        if (other !== undefined) {
+          reported.add(key);
+          const on = other.fn.instructions[other.b.index]!.node;
+          const theirs = other.b.countValue ?? threads;
+          out.push({
+            message: `${node.opcode}${node.modifiers.join('')} at line ${node.range.line} arrives at barrier ${a.b.idValue!} expecting ${mine} threads, but ${on.opcode}${on.modifiers.join('')} at line ${on.range.line} waits on it for ${theirs ?? '?'} threads`,
+            ...where,
+            related: [{ location: ctx.locate(on.range, other.fn, other.b.index), message: 'the waiting barrier with another count' }],
+          });
+        }
+      }
+    }
+    return found(out);
+  },
+};

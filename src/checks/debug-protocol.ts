@@ -1,0 +1,77 @@
+// The catalog's debug-buffer protocol as the instrumentation checks
+// (F096–F099) see it: a kernel's `debug_buf`/`debug_cap` parameters, the
+// atomic slot counter on `debug_buf[0]`, and the debug writes (stores whose
+// address derives from `debug_buf`).
+import type * as A from '../parser/ast.js';
+import { affineAnalysis } from '../cfg/dataflow/affine.js';
+import type { FunctionModel } from '../cfg/symbols.js';
+import { backwardSlice, registersIn } from './flow.js';
+import type { CheckContext } from './types.js';
+
+/** The parameter names of the protocol. */
+export const DEBUG_BUF = 'debug_buf';
+export const DEBUG_CAP = 'debug_cap';
+
+/** The `.param` a `ld.param` reads, by name. */
+export function paramLoaded(fn: FunctionModel, node: A.Instruction): string | undefined {
+  if (node.opcode !== 'ld' || !node.modifiers.some((m) => m === '.param' || m.startsWith('.param::'))) return undefined;
+  const a = node.operands.find((o): o is A.AddressExpr => o.kind === 'Address');
+  const e = a?.elements[0];
+  const name = e?.kind === 'Name' ? e : e?.kind === 'Binary' && e.left.kind === 'Name' ? e.left : undefined;
+  const sym = name === undefined ? undefined : fn.resolve(name);
+  return sym?.kind === 'variable' && sym.isParam ? sym.name : undefined;
+}
+
+/** Whether a kernel declares the protocol's buffer parameter. */
+export function hasDebugBuffer(fn: FunctionModel): boolean {
+  return fn.isEntry && fn.decl.params.some((p) => p.declarators.some((d) => d.name === DEBUG_BUF));
+}
+
+export interface DebugWrite {
+  /** The store. */
+  readonly index: number;
+  /** The instructions its address is computed from. */
+  readonly slice: ReadonlySet<number>;
+  /** Its value operand. */
+  readonly value: A.Expression | undefined;
+}
+
+export interface DebugFacts {
+  /** `atom.add` on `debug_buf[0]`: the slot counter. */
+  readonly counters: readonly number[];
+  /** Stores whose address derives from `debug_buf` (the counter excluded). */
+  readonly writes: readonly DebugWrite[];
+}
+
+/** Whether instruction `i`'s first address is exactly `debug_buf + 0`. */
+function isBufferStart(ctx: CheckContext, fn: FunctionModel, i: number): boolean {
+  const af = ctx.analysis.get(fn, affineAnalysis);
+  const form = af.addressOf(i);
+  if (form === undefined || form.c !== 0 || form.terms.length !== 1 || form.terms[0]!.coef !== 1) return false;
+  const s = af.symbols[form.terms[0]!.sym]!;
+  return s.kind === 'param' && s.variable.name === DEBUG_BUF && s.offset === 0;
+}
+
+/** The protocol's counter and writes in one kernel. */
+export function debugFacts(ctx: CheckContext, fn: FunctionModel): DebugFacts {
+  const counters: number[] = [];
+  const writes: DebugWrite[] = [];
+  for (const ins of fn.instructions) {
+    const node = ins.node;
+    if (node.opcode !== 'st' && node.opcode !== 'atom' && node.opcode !== 'red') continue;
+    const addr = node.operands.find((o): o is A.AddressExpr => o.kind === 'Address');
+    if (addr === undefined) continue;
+    const regs = registersIn(fn, addr);
+    const slice = backwardSlice(ctx, fn, ins.index, regs, { limit: 256 }) ?? new Set<number>();
+    const fromBuffer = [...slice].some((d) => paramLoaded(fn, fn.instructions[d]!.node) === DEBUG_BUF)
+      || addr.elements.some((e) => e.kind === 'Name' && e.name === DEBUG_BUF);
+    if (!fromBuffer) continue;
+    if ((node.opcode === 'atom' || node.opcode === 'red') && node.modifiers.includes('.add') && isBufferStart(ctx, fn, ins.index)) {
+      counters.push(ins.index);
+      continue;
+    }
+    const addrAt = node.operands.indexOf(addr);
+    writes.push({ index: ins.index, slice, value: node.operands[addrAt + 1] });
+  }
+  return { counters, writes };
+}

@@ -1,0 +1,282 @@
+// Shared-memory accesses and the race pairs among them, for F036 (read after
+// write), F037 (write after read), F038 (exchanges across a barrier) and F043
+// (which defers to F036/F037 for the same pair). Computed once per function.
+//
+// An access is an `ld`/`st`/`atom`/`red`/`ldmatrix`/`stmatrix`/`cp.async`
+// (non-bulk) whose affine address is a `.shared` variable plus an offset
+// (`.shared` or generic: a `cvta.shared` pointer keeps the variable's form).
+// All `.extern .shared` arrays share one region (they alias). Accesses whose
+// address has no shared-variable base are left out: nothing is claimed about
+// them.
+//
+// A pair (earlier, later) races when a path runs from one to the other with no
+// cut between them, and the two may touch common bytes from different threads:
+// - cuts: `bar.sync`/`barrier.sync`/`bar.red`/`barrier.red` (any id and count:
+//   the named barrier is assumed to include both threads), `bar.warp.sync`
+//   (assumed to separate threads of one warp: code that calls `__syncwarp`
+//   between shared accesses exchanges within a warp), `mbarrier.try_wait`/
+//   `test_wait`, `barrier.cluster.wait`;
+// - overlap: the affine analysis's cross-thread test on the two address forms
+//   and widths, each access's threads bounded by the `%tid` comparisons that
+//   guard it (so code only thread 0 runs cannot race with itself). An
+//   induction variable is one value for both accesses unless its loop has a
+//   cycle with no cut (threads may then be in different iterations) or the
+//   path wraps around a back edge: then each access has its own value, within
+//   the range the ranges analysis gives. Any symbol that does not cancel
+//   between the two forms needs a bounded range; otherwise the pair is
+//   unknown and not reported (no guessing on data-dependent addresses).
+// - two atomics never race with each other.
+import type { AnalysisContext, FunctionAnalysis } from '../cfg/context.js';
+import type { FunctionModel } from '../cfg/symbols.js';
+import { accessBytes, addScaled, symForm, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
+import { rangeAnalysis } from '../cfg/dataflow/ranges.js';
+import { constValue, cutFreeReach, syncFactsAnalysis, type SyncFacts, type ThreadBox } from './sync-facts.js';
+import { threadOverlap, type ThreadOverlap } from './thread-overlap.js';
+
+export interface SharedAccess {
+  readonly index: number;
+  readonly kind: 'load' | 'store';
+  /** `atom`/`red`: races with plain accesses only. */
+  readonly atomic: boolean;
+  /** A `cp.async` destination (written asynchronously). */
+  readonly async: boolean;
+  readonly volatile: boolean;
+  /** The address, with every `.extern .shared` variable rewritten to one of them. */
+  readonly form: Form;
+  readonly bytes: number;
+  /** The shared variable (or `extern`) the address is based on. */
+  readonly region: string;
+  /** `ld.shared.f32`. */
+  readonly mnemonic: string;
+}
+
+export interface RacePair {
+  /** The second access on the path (where a barrier is missing before it). */
+  readonly later: number;
+  /** The first access. */
+  readonly earlier: number;
+  /** One colliding pair of threads: the (x, y, z) indices of the earlier access's thread and the later one's. */
+  readonly first: readonly number[];
+  readonly second: readonly number[];
+}
+
+export interface SharedRaces {
+  readonly accesses: readonly SharedAccess[];
+  readonly accessAt: ReadonlyMap<number, SharedAccess>;
+  /** Read-after-write: earlier is a store, later a load. One pair per later access. */
+  readonly raw: readonly RacePair[];
+  /** Write-after-read: earlier is a load, later a store. One pair per later access. */
+  readonly war: readonly RacePair[];
+  /** Pair tests were cut short on a huge function. */
+  readonly truncated: boolean;
+  /** Whether a cut orders the two accesses on every path (instruction `i` is a cut). */
+  isCut(i: number): boolean;
+  /** Whether two accesses may touch common bytes from different threads, with
+   *  optional thread boxes replacing each one's own. */
+  overlap(a: SharedAccess, b: SharedAccess, boxes?: { a?: ThreadBox; b?: ThreadBox }, independentLoops?: ReadonlySet<number>): ThreadOverlap;
+}
+
+/** Pair tests per function before giving up (each is cheap, but pairs grow quadratically). */
+export const MAX_PAIR_TESTS = 20000;
+
+const CUT_OPS = new Set(['barrier', 'warp-sync', 'mbarrier-wait', 'cluster-wait']);
+
+function sharedSpace(mods: readonly string[]): 'shared' | 'cluster' | 'other' | 'generic' {
+  for (const m of mods) {
+    if (m === '.shared' || m === '.shared::cta') return 'shared';
+    if (m === '.shared::cluster') return 'cluster';
+    if (m === '.global' || m === '.local' || m === '.const' || m === '.param' || m.startsWith('.param::')) return 'other';
+  }
+  return 'generic';
+}
+
+function collectAccesses(fn: FunctionModel, af: AffineFacts): SharedAccess[] {
+  const out: SharedAccess[] = [];
+  let externSym: number | undefined;
+  for (const ins of fn.instructions) {
+    const node = ins.node;
+    const op = node.opcode;
+    let kind: 'load' | 'store' | undefined;
+    let atomic = false;
+    let isAsync = false;
+    let bytes: number | undefined;
+    const m = node.modifiers;
+    if (op === 'ld' || op === 'ldu') {
+      kind = 'load';
+      bytes = accessBytes(node);
+    } else if (op === 'st') {
+      if (m.includes('.async') || m.includes('.bulk')) continue;
+      kind = 'store';
+      bytes = accessBytes(node);
+    } else if (op === 'atom' || op === 'red') {
+      kind = 'store';
+      atomic = true;
+      bytes = accessBytes(node);
+    } else if (op === 'ldmatrix' || op === 'stmatrix') {
+      kind = op === 'ldmatrix' ? 'load' : 'store';
+      bytes = 16;
+    } else if (op === 'cp' && m.includes('.async') && !m.includes('.bulk') && m.includes('.shared') && node.operands.length >= 3) {
+      kind = 'store';
+      isAsync = true;
+      bytes = constValue(node.operands[2]);
+    }
+    if (kind === undefined || bytes === undefined) continue;
+    const space = isAsync ? 'shared' : sharedSpace(m);
+    if (space === 'cluster' || space === 'other') continue;
+    let form = af.addressOf(ins.index);
+    if (form === undefined) continue;
+    const { base } = af.baseOf(form);
+    if (base === undefined || (base.variable.space !== '.shared')) continue;
+    let region = base.variable.name;
+    if (base.variable.decl.linkage.includes('.extern')) {
+      region = 'extern';
+      if (externSym === undefined) externSym = base.id;
+      else if (externSym !== base.id) {
+        const moved = addScaled(addScaled(form, symForm(base.id), -1) ?? form, symForm(externSym), 1);
+        if (moved === undefined) continue;
+        form = moved;
+      }
+    }
+    out.push({
+      index: ins.index, kind, atomic, async: isAsync, volatile: m.includes('.volatile'), form, bytes, region,
+      mnemonic: `${op}${m.join('')}`,
+    });
+  }
+  return out;
+}
+
+const formKey = (f: Form): string => `${f.c}:${f.terms.map((t) => `${t.sym}*${t.coef}`).join(',')}`;
+const boxKey = (b: ThreadBox | undefined): string => (b === undefined ? '-' : `${b.x.join('..')}/${b.y.join('..')}/${b.z.join('..')}`);
+
+function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
+  const facts: SyncFacts = ctx.get(fn, syncFactsAnalysis);
+  const cfg = facts.cfg;
+  const isCut = (i: number): boolean => {
+    const op = facts.ops[i];
+    return op !== undefined && CUT_OPS.has(op);
+  };
+  const hasStores = fn.instructions.some((i) => i.node.opcode === 'st' || i.node.opcode === 'atom' || i.node.opcode === 'red'
+    || i.node.opcode === 'stmatrix' || (i.node.opcode === 'cp' && i.node.modifiers.includes('.async')));
+  const accesses = hasStores ? collectAccesses(fn, facts.affine()) : [];
+  const accessAt = new Map(accesses.map((a) => [a.index, a] as const));
+
+  // Loops whose iterations threads may run out of step (a cycle through the header with no cut).
+  const forest = ctx.loops(fn);
+  let driftMemo: Set<number> | undefined;
+  const drifting = (): Set<number> => {
+    if (driftMemo !== undefined) return driftMemo;
+    driftMemo = new Set();
+    forest.loops.forEach((loop, li) => {
+      const inLoop = new Set(loop.blocks);
+      const clean = (b: number): boolean => {
+        const blk = cfg.blocks[b]!;
+        for (let i = blk.start; i < blk.end; i++) if (isCut(i)) return false;
+        return true;
+      };
+      if (!clean(loop.header)) return;
+      const seen = new Set<number>();
+      const stack = [...cfg.blocks[loop.header]!.succs];
+      while (stack.length > 0) {
+        const b = stack.pop()!;
+        if (b === loop.header) { driftMemo!.add(li); return; }
+        if (seen.has(b) || !inLoop.has(b) || !clean(b)) continue;
+        seen.add(b);
+        stack.push(...cfg.blocks[b]!.succs);
+      }
+    });
+    return driftMemo;
+  };
+  const loopOfSym = (s: AffineSymbol): number | undefined => (s.kind === 'iv' ? s.loop : undefined);
+
+  // With no known block size, %tid.y / %tid.z count as one thread wide unless some shared
+  // address uses them (a kernel whose shared layout ignores y is written for 1-D blocks).
+  const size = ctx.blockSize(fn);
+  let extents: readonly [number, number, number] = size ?? [1024, 1024, 64];
+  if (size === undefined) {
+    const wide = new Set<string>();
+    const af = accesses.length > 0 ? facts.affine() : undefined;
+    for (const a of accesses) for (const t of a.form.terms) {
+      const s = af!.symbols[t.sym]!;
+      const inner = s.kind === 'shr' && s.of.terms.length === 1 ? af!.symbols[s.of.terms[0]!.sym]! : s;
+      if (inner.kind === 'sreg' && inner.sreg === '%tid') wide.add(inner.component ?? 'x');
+    }
+    extents = [1024, wide.has('y') ? 1024 : 1, wide.has('z') ? 64 : 1];
+  }
+
+  const memo = new Map<string, ThreadOverlap>();
+  const overlap = (a: SharedAccess, b: SharedAccess, boxes?: { a?: ThreadBox; b?: ThreadBox }, independentLoops?: ReadonlySet<number>): ThreadOverlap => {
+    const boxA = boxes?.a ?? facts.threadBox(a.index);
+    const boxB = boxes?.b ?? facts.threadBox(b.index);
+    const indep = (s: AffineSymbol): boolean => {
+      const l = loopOfSym(s);
+      return l !== undefined && (drifting().has(l) || (independentLoops?.has(l) ?? false));
+    };
+    const key = `${formKey(a.form)}|${a.bytes}|${formKey(b.form)}|${b.bytes}|${boxKey(boxA)}|${boxKey(boxB)}|${[...(independentLoops ?? [])].join(',')}`;
+    const hit = memo.get(key);
+    if (hit !== undefined) return hit;
+    const af = facts.affine();
+    const ranges = ctx.get(fn, rangeAnalysis);
+    const result = threadOverlap({
+      symbols: af.symbols, extents,
+      range: (s) => ranges.symbolRange(s),
+      independent: indep,
+    }, { form: a.form, bytes: a.bytes, box: boxA }, { form: b.form, bytes: b.bytes, box: boxB });
+    if (memo.size < 100000) memo.set(key, result);
+    return result;
+  };
+
+  const raw: RacePair[] = [];
+  const war: RacePair[] = [];
+  let truncated = false;
+  if (accesses.length > 0) {
+    const loads = accesses.filter((a) => a.kind === 'load');
+    const stores = accesses.filter((a) => a.kind === 'store');
+    let tests = 0;
+    const loopsContaining = (i: number): readonly number[] => facts.loopsOf(cfg.blockOf[i]!);
+    const findPairs = (sources: readonly SharedAccess[], targets: readonly SharedAccess[], out: RacePair[]): void => {
+      if (sources.length === 0 || targets.length === 0) return;
+      const reach = cutFreeReach(cfg, isCut, sources.map((s) => s.index), targets.map((t) => t.index));
+      // Per later access, its earlier partners.
+      const partners = new Map<number, number[]>();
+      for (const [s, ts] of reach) for (const t of ts) {
+        const list = partners.get(t);
+        if (list === undefined) partners.set(t, [s]);
+        else list.push(s);
+      }
+      for (const t of [...partners.keys()].sort((x, y) => x - y)) {
+        const later = accessAt.get(t)!;
+        for (const s of partners.get(t)!.sort((x, y) => x - y)) {
+          const earlier = accessAt.get(s)!;
+          if (earlier.region !== later.region || (earlier.atomic && later.atomic)) continue;
+          if (tests++ >= MAX_PAIR_TESTS) { truncated = true; return; }
+          // A path that wraps around a loop's back edge sees two iterations.
+          let wrap: Set<number> | undefined;
+          if (t <= s) {
+            const inner = new Set(loopsContaining(t));
+            wrap = new Set(loopsContaining(s).filter((l) => inner.has(l)));
+          }
+          const o = overlap(earlier, later, undefined, wrap);
+          if (o.kind === 'cross-thread') {
+            out.push({ later: t, earlier: s, first: o.first, second: o.second });
+            break;
+          }
+        }
+      }
+    };
+    findPairs(stores, loads, raw);
+    findPairs(loads, stores, war);
+  }
+  return { accesses, accessAt, raw, war, truncated, isCut, overlap };
+}
+
+/** `ctx.analysis.get(fn, sharedRacesAnalysis)`. */
+export const sharedRacesAnalysis: FunctionAnalysis<SharedRaces> = { name: 'checks/shared-races', compute: computeRaces };
+
+/** "threads (1, 0, 0) and (0, 0, 0)" → "threads with %tid.x = 1 and 0": the indices of a colliding pair, for messages. */
+export function describeThreads(first: readonly number[], second: readonly number[]): string {
+  const parts: string[] = [];
+  ['x', 'y', 'z'].forEach((d, k) => {
+    if (first[k] !== second[k] || first[k] !== 0) parts.push(`%tid.${d} = ${first[k]!} and ${second[k]!}`);
+  });
+  return parts.length === 0 ? 'two different threads' : `e.g. threads with ${parts.join(', ')}`;
+}

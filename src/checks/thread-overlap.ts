@@ -1,0 +1,296 @@
+// Whether two accesses, made by two different threads of a CTA, can touch
+// common bytes: the overlap test of the race checks (F036–F038), over affine
+// address forms (affine.ts), with the thread indices split into bit fields.
+//
+// The thread index of a dimension appears in addresses directly (`4*%tid.x`)
+// and through shifts (`%tid.x >> 6`, and `%tid.x & 63` = `%tid.x - 64*(%tid.x >> 6)`,
+// `%laneid` = `%tid.x & 31` in a block whose x extent is a multiple of 32). With
+// the shifts k1 < k2 < ... of one dimension, its index is written in digits:
+// tid = d0 + 2^k1·d1 + 2^k2·d2 + ..., d0 < 2^k1, d1 < 2^(k2−k1), ..., and every
+// term is linear in the digits. Each thread has its own digits; the two
+// threads are different when some digit differs, or when a dimension the
+// addresses do not use has room for two threads.
+//
+// Other symbols: equal across the CTA (uniform, or a loop counter or shift of
+// uniform values) cancel when both forms have the same coefficient, else they
+// are an unknown within the range the caller gives; `independent` symbols (a
+// loop counter when the two accesses may be in different iterations) get one
+// value per access within their range. A symbol with no bounded range where it
+// does not cancel, or a symbol that may differ between threads in another way
+// (a loaded value), makes the answer "unknown": nothing is guessed.
+//
+// Bytes [A, A+a) and [B, B+b) overlap iff −a < A − B < b. The search
+// enumerates all but the last unknown (a budget bounds it) and solves the last
+// one by division.
+import type { AffineSymbol, Form } from '../cfg/dataflow/affine.js';
+
+/** Inclusive bounds of %tid.x, %tid.y, %tid.z. */
+export interface Box {
+  readonly x: readonly [number, number];
+  readonly y: readonly [number, number];
+  readonly z: readonly [number, number];
+}
+
+export interface OverlapSide {
+  readonly form: Form;
+  readonly bytes: number;
+  /** The threads that may make this access. */
+  readonly box: Box;
+}
+
+export interface OverlapContext {
+  readonly symbols: readonly AffineSymbol[];
+  /** The block's extents (x, y, z); the boxes lie inside them. */
+  readonly extents: readonly [number, number, number];
+  /** A symbol's range, when known and finite. */
+  range(sym: AffineSymbol): { readonly lo: number; readonly hi: number } | undefined;
+  /** A symbol that may take a different value for each access. */
+  independent(sym: AffineSymbol): boolean;
+}
+
+export type ThreadOverlap =
+  /** Two different threads collide: their (x, y, z) indices. */
+  | { readonly kind: 'cross-thread'; readonly first: readonly number[]; readonly second: readonly number[] }
+  | { readonly kind: 'same-thread-only' }
+  | { readonly kind: 'disjoint' }
+  | { readonly kind: 'unknown'; readonly reason: string };
+
+/** Search steps before giving up ("unknown"). */
+const BUDGET = 1 << 20;
+/** Ranges wider than this count as unbounded. */
+const WIDE = 1 << 16;
+
+interface Var {
+  coef: number;
+  lo: number;
+  hi: number;
+  /** δ = first − second of one digit (nonzero: the threads differ). */
+  delta?: boolean;
+  /** The second thread's digit; the previous variable is the first's. */
+  second?: boolean;
+}
+
+function search(vars: readonly Var[], L: number, H: number, distinct: boolean): number[] | null | 'budget' {
+  if (vars.length === 0) return L <= 0 && 0 <= H && !distinct ? [] : null;
+  let size = 1;
+  for (let k = 0; k < vars.length - 1; k++) {
+    size *= vars[k]!.hi - vars[k]!.lo + 1;
+    if (size > BUDGET) return 'budget';
+  }
+  const vals = new Array<number>(vars.length).fill(0);
+  const last = vars.length - 1;
+  const differs = (upto: number): boolean => {
+    for (let k = 0; k < upto; k++) {
+      const v = vars[k]!;
+      if (v.delta === true && vals[k] !== 0) return true;
+      if (v.second === true && vals[k] !== vals[k - 1]) return true;
+    }
+    return false;
+  };
+  const solveLast = (sum: number): boolean => {
+    const v = vars[last]!;
+    const lo = L - sum;
+    const hi = H - sum;
+    let zlo: number;
+    let zhi: number;
+    if (v.coef === 0) {
+      if (lo > 0 || hi < 0) return false;
+      zlo = v.lo;
+      zhi = v.hi;
+    } else if (v.coef > 0) {
+      zlo = Math.ceil(lo / v.coef);
+      zhi = Math.floor(hi / v.coef);
+    } else {
+      zlo = Math.ceil(hi / v.coef);
+      zhi = Math.floor(lo / v.coef);
+    }
+    zlo = Math.max(zlo, v.lo);
+    zhi = Math.min(zhi, v.hi);
+    if (zlo > zhi) return false;
+    let forbidden: number | undefined;
+    if (distinct && !differs(last)) {
+      if (v.delta === true) forbidden = 0;
+      else if (v.second === true) forbidden = vals[last - 1];
+      else return false;
+    }
+    let z = zlo;
+    if (z === forbidden) {
+      if (z + 1 <= zhi) z += 1;
+      else return false;
+    }
+    vals[last] = z;
+    return true;
+  };
+  const rec = (k: number, sum: number): boolean => {
+    if (k === last) return solveLast(sum);
+    const v = vars[k]!;
+    for (let x = v.lo; x <= v.hi; x++) {
+      vals[k] = x;
+      if (rec(k + 1, sum + v.coef * x)) return true;
+    }
+    return false;
+  };
+  return rec(0, 0) ? vals : null;
+}
+
+/** A thread-index term: `coef · (tid.dim >> shift)`. */
+interface ThreadTerm { dim: number; shift: number; coef: number }
+
+/** Per-digit bounds covering every value in [lo, hi] (exact for a single value). */
+function digitBounds(lo: number, hi: number, shifts: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  let same = true;
+  for (let j = shifts.length - 1; j >= 0; j--) {
+    const s = shifts[j]!;
+    const width = j + 1 < shifts.length ? shifts[j + 1]! - s : 31 - s;
+    const mask = width >= 31 ? 0x7fffffff : (1 << width) - 1;
+    const dl = (lo >>> s) & mask;
+    const dh = (hi >>> s) & mask;
+    if (same) {
+      out[j] = [dl, dh];
+      same = dl === dh;
+    } else out[j] = [0, j + 1 < shifts.length ? mask : dh];
+  }
+  return out;
+}
+
+export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSide): ThreadOverlap {
+  const dimsOf = (box: Box): (readonly [number, number])[] => [box.x, box.y, box.z];
+  const boxA = dimsOf(a.box).map(([lo, hi], d) => [Math.max(0, lo), Math.min(ctx.extents[d]! - 1, hi)] as const);
+  const boxB = dimsOf(b.box).map(([lo, hi], d) => [Math.max(0, lo), Math.min(ctx.extents[d]! - 1, hi)] as const);
+  if ([...boxA, ...boxB].some(([lo, hi]) => lo > hi)) return { kind: 'disjoint' };
+
+  const termsA: ThreadTerm[] = [];
+  const termsB: ThreadTerm[] = [];
+  const frees: Var[] = [];
+  let dc = a.form.c - b.form.c;
+  const coefs = new Map<number, [number, number]>();
+  for (const t of a.form.terms) coefs.set(t.sym, [t.coef, 0]);
+  for (const t of b.form.terms) coefs.set(t.sym, [coefs.get(t.sym)?.[0] ?? 0, t.coef]);
+  const bounded = (s: AffineSymbol): { lo: number; hi: number } | undefined => {
+    const r = ctx.range(s);
+    return r === undefined || !Number.isFinite(r.lo) || !Number.isFinite(r.hi) || r.hi - r.lo > WIDE ? undefined : r;
+  };
+  for (const [id, [ca, cb]] of coefs) {
+    const s = ctx.symbols[id]!;
+    const tt = threadTermOf(ctx, s);
+    if (tt === 'lane') {
+      // %laneid = tid.x − 32·(tid.x >> 5) (warps are 32 consecutive x indices).
+      if (ca !== 0) termsA.push({ dim: 0, shift: 0, coef: ca }, { dim: 0, shift: 5, coef: -32 * ca });
+      if (cb !== 0) termsB.push({ dim: 0, shift: 0, coef: cb }, { dim: 0, shift: 5, coef: -32 * cb });
+      continue;
+    }
+    if (tt !== undefined) {
+      if (ca !== 0) termsA.push({ ...tt, coef: ca });
+      if (cb !== 0) termsB.push({ ...tt, coef: cb });
+      continue;
+    }
+    if (s.threadDependent) return { kind: 'unknown', reason: `${s.name} depends on the thread in a way the test does not model` };
+    if (ctx.independent(s)) {
+      const r = bounded(s);
+      if (r === undefined) return { kind: 'unknown', reason: `${s.name} has no known range` };
+      if (ca !== 0) frees.push({ coef: ca, lo: r.lo, hi: r.hi });
+      if (cb !== 0) frees.push({ coef: -cb, lo: r.lo, hi: r.hi });
+      continue;
+    }
+    const equal = s.uniform === true || s.kind === 'iv' || s.kind === 'shr';
+    if (!equal) return { kind: 'unknown', reason: `${s.name} may differ between threads` };
+    if (ca === cb) continue;
+    const r = bounded(s);
+    if (r === undefined) return { kind: 'unknown', reason: `${s.name} has no known range` };
+    if (r.lo === r.hi) dc += (ca - cb) * r.lo;
+    else frees.push({ coef: ca - cb, lo: r.lo, hi: r.hi });
+  }
+
+  // Digits per dimension.
+  const groups: Var[][] = [];
+  const digitInfo: { dim: number; shift: number; group: number; alo: number; blo: number }[] = [];
+  let hidden = false;
+  for (let d = 0; d < 3; d++) {
+    const shifts = [...new Set([0, ...termsA.filter((t) => t.dim === d).map((t) => t.shift), ...termsB.filter((t) => t.dim === d).map((t) => t.shift)])].sort((x, y) => x - y);
+    const ba = digitBounds(boxA[d]![0], boxA[d]![1], shifts);
+    const bb = digitBounds(boxB[d]![0], boxB[d]![1], shifts);
+    for (let j = 0; j < shifts.length; j++) {
+      const s = shifts[j]!;
+      const coefOf = (terms: readonly ThreadTerm[]): number => {
+        let c = 0;
+        for (const t of terms) if (t.dim === d && t.shift <= s) c += t.coef * 2 ** (s - t.shift);
+        return c;
+      };
+      const cA = coefOf(termsA);
+      const cB = coefOf(termsB);
+      const [alo, ahi] = ba[j]!;
+      const [blo, bhi] = bb[j]!;
+      if (cA === 0 && cB === 0) {
+        // A digit no address uses: two threads differing only here collide if both can take two values.
+        if (!(alo === ahi && blo === bhi && alo === blo)) hidden = true;
+        continue;
+      }
+      digitInfo.push({ dim: d, shift: s, group: groups.length, alo, blo });
+      if (cA === cB) groups.push([{ coef: cA, lo: alo - bhi, hi: ahi - blo, delta: true }]);
+      else groups.push([{ coef: cA, lo: alo, hi: ahi }, { coef: -cB, lo: blo, hi: bhi, second: true }]);
+    }
+  }
+  const originalGroups = groups.slice();
+  groups.sort((x, y) => (x[0]!.hi - x[0]!.lo) - (y[0]!.hi - y[0]!.lo));
+  const order = groups.flat();
+  const vars = [...frees, ...order];
+  const L = 1 - a.bytes - dc;
+  const H = b.bytes - 1 - dc;
+  const w = search(vars, L, H, !hidden);
+  if (w === 'budget') return { kind: 'unknown', reason: 'too many thread combinations to decide' };
+  if (w !== null) {
+    // Each thread's indices from its digits (for a δ digit, the lowest second digit that fits both boxes).
+    const valueOf = new Map<Var, number>();
+    order.forEach((v, k) => valueOf.set(v, w[frees.length + k]!));
+    const first = [0, 0, 0];
+    const second = [0, 0, 0];
+    for (const info of digitInfo) {
+      const grp = originalGroups[info.group]!;
+      const scale = 2 ** info.shift;
+      if (grp.length === 1) {
+        const delta = valueOf.get(grp[0]!)!;
+        const sd = Math.max(info.blo, info.alo - delta);
+        first[info.dim]! += (sd + delta) * scale;
+        second[info.dim]! += sd * scale;
+      } else {
+        first[info.dim]! += valueOf.get(grp[0]!)! * scale;
+        second[info.dim]! += valueOf.get(grp[1]!)! * scale;
+      }
+    }
+    return { kind: 'cross-thread', first, second };
+  }
+  // The same thread: every δ is 0, every pair one value.
+  const same: Var[] = [...frees];
+  for (const g of groups) {
+    if (g.length === 2) {
+      const lo = Math.max(g[0]!.lo, g[1]!.lo);
+      const hi = Math.min(g[0]!.hi, g[1]!.hi);
+      if (lo > hi) return { kind: 'disjoint' };
+      same.push({ coef: g[0]!.coef + g[1]!.coef, lo, hi });
+    }
+  }
+  const self = search(same, L, H, false);
+  if (self === 'budget') return { kind: 'unknown', reason: 'too many thread combinations to decide' };
+  return self !== null ? { kind: 'same-thread-only' } : { kind: 'disjoint' };
+}
+
+/** A symbol as a thread-index term: %tid.d (shift 0), `%tid.d >> k`, or %laneid. */
+function threadTermOf(ctx: OverlapContext, s: AffineSymbol): { dim: number; shift: number } | 'lane' | undefined {
+  if (s.kind === 'sreg') {
+    if (s.sreg === '%laneid') return 'lane';
+    if (s.sreg === '%tid') {
+      const d = ['x', 'y', 'z'].indexOf(s.component ?? 'x');
+      return d < 0 ? undefined : { dim: d, shift: 0 };
+    }
+    return undefined;
+  }
+  if (s.kind === 'shr' && s.shift < 31 && s.of.c === 0 && s.of.terms.length === 1 && s.of.terms[0]!.coef === 1) {
+    const inner = ctx.symbols[s.of.terms[0]!.sym]!;
+    if (inner.kind === 'sreg' && inner.sreg === '%tid') {
+      const d = ['x', 'y', 'z'].indexOf(inner.component ?? 'x');
+      return d < 0 ? undefined : { dim: d, shift: s.shift };
+    }
+  }
+  return undefined;
+}

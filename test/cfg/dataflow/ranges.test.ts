@@ -1,0 +1,277 @@
+// Value ranges, read like the bug reports they support: out-of-bounds shared
+// indexing (F054) needs the range of a thread index within the block size.
+import { describe, expect, it } from 'vitest';
+import { affineAnalysis } from '../../../src/cfg/dataflow/affine.js';
+import { isUnknown, rangeAnalysis, type RangeFacts } from '../../../src/cfg/dataflow/ranges.js';
+import { analyze, lineOf, type Analyzed } from '../../helpers/analysis.js';
+
+const HEADER = '.version 8.0\n.target sm_90\n.address_size 64\n';
+
+function kernel(body: string, directives = '.reqntid 256, 1, 1'): string {
+  return `${HEADER}
+.visible .entry k(.param .u64 out, .param .u32 n)
+${directives}
+{
+\t.reg .pred %p<8>;
+\t.reg .b16 %rs<8>;
+\t.reg .b32 %r<40>;
+\t.reg .b64 %rd<40>;
+${body}
+\tret;
+}
+`;
+}
+
+function ranges(text: string, options?: { block?: readonly [number, number, number] }): { a: Analyzed; r: RangeFacts; at: (needle: string, reg: string) => unknown; after: (needle: string, reg: string) => unknown } {
+  const a = analyze(text, undefined, options);
+  const r = a.ctx.get(a.fn, rangeAnalysis);
+  const plain = (i: { lo: number; hi: number } | undefined): unknown => (i === undefined ? undefined : isUnknown(i) ? 'unknown' : [i.lo, i.hi]);
+  return {
+    a, r,
+    at: (needle, reg) => plain(r.rangeAt(a.at(lineOf(text, needle)), reg)),
+    after: (needle, reg) => plain(r.rangeAfter(a.at(lineOf(text, needle)), reg)),
+  };
+}
+
+describe('thread indices and the block size', () => {
+  const body = `\tmov.u32 %r5, %tid.x;
+\tmov.u32 %r6, %laneid;
+\tmov.u32 %r7, %ntid.x;
+\tmov.u32 %r8, %ctaid.y;
+\tadd.s32 %r9, %r5, %r6;`;
+  const K = kernel(body);
+  const line = lineOf(K, 'add.s32 %r9');
+
+  it(`%r5 at line ${line} is in [0, 255] with .reqntid 256 and unknown without it`, () => {
+    expect(ranges(K).at('add.s32 %r9', '%r5')).toEqual([0, 255]);
+    expect(ranges(kernel(body, '')).at('add.s32 %r9', '%r5')).toBe('unknown');
+  });
+
+  it('.maxntid bounds the thread count, so every dimension: tid.x and tid.y < 512, ntid.x in [1, 512]; --block is exact', () => {
+    const m = ranges(kernel(`${body}\n\tmov.u32 %r10, %tid.y;`, '.maxntid 512, 1, 1'));
+    expect(m.after('%tid.x', '%r5')).toEqual([0, 511]);
+    expect(m.after('%tid.y', '%r10')).toEqual([0, 511]); // a 16x32 launch is allowed
+    expect(m.after('%ntid.x', '%r7')).toEqual([1, 512]);
+    const o = ranges(kernel(body, ''), { block: [128, 1, 1] });
+    expect(o.after('%tid.x', '%r5')).toEqual([0, 127]);
+    expect(o.after('%ntid.x', '%r7')).toEqual([128, 128]);
+  });
+
+  it('%laneid is [0, 31] and %ctaid.y is bounded by the grid limit, with or without a block size', () => {
+    const u = ranges(kernel(body, ''));
+    expect(u.after('%laneid', '%r6')).toEqual([0, 31]);
+    expect(u.after('%ctaid.y', '%r8')).toEqual([0, 65534]);
+    expect(u.after('add.s32 %r9', '%r9')).toBe('unknown');
+  });
+});
+
+describe('arithmetic', () => {
+  const K = kernel(`\tmov.u32 %r1, %tid.x;
+\tand.b32 %r2, %r1, 31;
+\tshr.u32 %r3, %r1, 5;
+\trem.u32 %r4, %r1, 10;
+\tld.param.u32 %r5, [n];
+\tmin.u32 %r6, %r5, 77;
+\tmax.s32 %r7, %r5, 3;
+\tsetp.lt.u32 %p1, %r5, 9;
+\tselp.b32 %r8, 1, 5, %p1;
+\tshl.b32 %r9, %r1, 2;
+\tmul.wide.u32 %rd1, %r1, 8;
+\tmad.lo.s32 %r10, %r3, 32, %r2;
+\tsub.s32 %r11, %r1, 1;
+\tld.global.u8 %rs1, [%rd1];
+\tcvt.u32.u16 %r12, %rs1;
+\tld.global.u32 %r13, [%rd1];
+\tdiv.u32 %r14, %r1, 3;
+\tand.b32 %r15, %r5, 255;
+\tor.b32 %r16, %r15, 256;
+\tneg.s32 %r17, %r2;
+\tadd.s32 %r18, %r11, 0;`);
+  const { after } = ranges(K);
+
+  it('and with a mask, rem and shr of tid.x stay within their bounds', () => {
+    expect(after('and.b32 %r2', '%r2')).toEqual([0, 31]);
+    expect(after('shr.u32', '%r3')).toEqual([0, 7]);
+    expect(after('rem.u32', '%r4')).toEqual([0, 9]);
+    expect(after('div.u32', '%r14')).toEqual([0, 85]);
+  });
+
+  it('min/max against a constant bound an unknown parameter on one side', () => {
+    expect(after('min.u32', '%r6')).toEqual([0, 77]);
+    expect(after('max.s32', '%r7')).toEqual([3, 2 ** 31 - 1]);
+  });
+
+  it('selp picks one of its operands', () => {
+    expect(after('selp.b32', '%r8')).toEqual([1, 5]);
+  });
+
+  it('shl, mul.wide and mad scale the interval', () => {
+    expect(after('shl.b32 %r9', '%r9')).toEqual([0, 1020]);
+    expect(after('mul.wide.u32', '%rd1')).toEqual([0, 2040]);
+    expect(after('mad.lo.s32', '%r10')).toEqual([0, 255]);
+  });
+
+  it('tid.x - 1 is [-1, 254]: read unsigned it is 0xffffffff for thread 0, so any value', () => {
+    const { r, a } = ranges(K);
+    expect(after('sub.s32 %r11', '%r11')).toEqual([-1, 254]);
+    const use = a.at(lineOf(K, 'add.s32 %r18'));
+    expect(r.viewAt(use, '%r11', true)).toEqual({ lo: -1, hi: 254 });
+    expect(r.viewAt(use, '%r11', false)).toEqual({ lo: 0, hi: 2 ** 32 - 1 });
+  });
+
+  it('a byte load is [0, 255] and stays so when widened; a word load is unknown', () => {
+    expect(after('ld.global.u8', '%rs1')).toEqual([0, 255]);
+    expect(after('cvt.u32.u16', '%r12')).toEqual([0, 255]);
+    expect(after('ld.global.u32', '%r13')).toBe('unknown');
+  });
+
+  it('or of disjoint ranges stays below the next power of two', () => {
+    expect(after('or.b32', '%r16')).toEqual([256, 511]);
+    expect(after('neg.s32', '%r17')).toEqual([-31, 0]);
+  });
+});
+
+describe('branches, guards and loops', () => {
+  it('a branch on tid.x < 64 refines tid.x to [0, 63] on one edge and [64, 255] on the other', () => {
+    const K = kernel(`\tmov.u32 %r1, %tid.x;
+\tsetp.ge.u32 %p1, %r1, 64;
+\t@%p1 bra $HIGH;
+\tshl.b32 %r2, %r1, 2;
+\tbra.uni $END;
+$HIGH:
+\tshl.b32 %r3, %r1, 2;
+$END:`);
+    const { at } = ranges(K);
+    expect(at('shl.b32 %r2', '%r1')).toEqual([0, 63]);
+    expect(at('shl.b32 %r3', '%r1')).toEqual([64, 255]);
+  });
+
+  it('the refinement also holds without a block size (tid.x < 64 in the taken arm)', () => {
+    const K = kernel(`\tmov.u32 %r1, %tid.x;
+\tsetp.lt.u32 %p1, %r1, 64;
+\t@!%p1 bra $END;
+\tshl.b32 %r2, %r1, 2;
+$END:`, '');
+    expect(ranges(K).at('shl.b32 %r2', '%r1')).toEqual([0, 63]);
+  });
+
+  it('a guarded instruction reads the range its guard establishes; the result merges with the old value', () => {
+    const K = kernel(`\tmov.u32 %r1, %tid.x;
+\tmov.u32 %r2, 0;
+\tsetp.lt.s32 %p1, %r1, 10;
+\t@%p1 add.s32 %r2, %r1, 1000;
+\tadd.s32 %r3, %r2, 0;`);
+    const { at, after } = ranges(K);
+    expect(at('@%p1 add.s32', '%r1')).toEqual([0, 9]);
+    expect(after('@%p1 add.s32', '%r2')).toEqual([0, 1009]);
+  });
+
+  it('tid.x - 1 under tid.x > 0 is [0, 254]', () => {
+    const K = kernel(`\tmov.u32 %r1, %tid.x;
+\tsetp.eq.u32 %p1, %r1, 0;
+\t@%p1 bra $END;
+\tsub.s32 %r2, %r1, 1;
+$END:`);
+    expect(ranges(K).after('sub.s32 %r2', '%r2')).toEqual([0, 254]);
+  });
+
+  it('a counter from 0 while < 100 is [0, 99] in the body and exactly 100 after the loop', () => {
+    const K = kernel(`\tmov.u32 %r1, 0;
+$L:
+\tshl.b32 %r2, %r1, 2;
+\tadd.s32 %r1, %r1, 1;
+\tsetp.lt.u32 %p1, %r1, 100;
+\t@%p1 bra $L;
+\tadd.s32 %r3, %r1, 0;`);
+    const { at } = ranges(K);
+    expect(at('shl.b32 %r2', '%r1')).toEqual([0, 99]);
+    expect(at('add.s32 %r3', '%r1')).toEqual([100, 100]);
+  });
+
+  it('nested loops: the inner counter is [0, 15] and the outer [0, 7]', () => {
+    const K = kernel(`\tmov.u32 %r1, 0;
+$OUTER:
+\tmov.u32 %r2, 0;
+$INNER:
+\tmad.lo.s32 %r3, %r1, 16, %r2;
+\tadd.s32 %r2, %r2, 1;
+\tsetp.ne.s32 %p1, %r2, 16;
+\t@%p1 bra $INNER;
+\tadd.s32 %r1, %r1, 1;
+\tsetp.lt.s32 %p2, %r1, 8;
+\t@%p2 bra $OUTER;`);
+    const { at, after } = ranges(K);
+    expect(at('mad.lo.s32', '%r1')).toEqual([0, 7]);
+    expect(at('mad.lo.s32', '%r2')).toEqual([0, 15]);
+    expect(after('mad.lo.s32', '%r3')).toEqual([0, 127]);
+  });
+
+  it('a loop bounded by a register (i < n) widens past every constant, and terminates', () => {
+    const K = kernel(`\tld.param.u32 %r9, [n];
+\tmov.u32 %r1, 0;
+$L:
+\tadd.s32 %r1, %r1, 4;
+\tsetp.lt.u32 %p1, %r1, %r9;
+\t@%p1 bra $L;
+\tadd.s32 %r3, %r1, 0;`);
+    // i < n (unsigned) only says i ≤ 2^32 − 2.
+    expect(ranges(K).at('add.s32 %r1', '%r1')).toEqual([0, 2 ** 32 - 2]);
+  });
+
+  it('a signed loop bound: i from 0 while i <= 31 (step 1) never passes 31 inside', () => {
+    const K = kernel(`\tmov.u32 %r1, 0;
+$L:
+\tshl.b32 %r2, %r1, 2;
+\tadd.s32 %r1, %r1, 1;
+\tsetp.le.s32 %p1, %r1, 31;
+\t@%p1 bra $L;`);
+    expect(ranges(K).at('shl.b32 %r2', '%r1')).toEqual([0, 31]);
+  });
+});
+
+describe('ranges of address forms (F054)', () => {
+  const body = `\t.shared .align 4 .b32 smem[256];
+\tmov.u32 %r1, %tid.x;
+\tshl.b32 %r2, %r1, 2;
+\tmov.u32 %r3, smem;
+\tadd.s32 %r4, %r3, %r2;
+\tst.shared.u32 [%r4+4], %r1;`;
+
+  it('smem + 4*tid.x + 4 with .reqntid 256 reaches byte offset 1020, past a 1024-byte array\'s last word', () => {
+    const K = kernel(body);
+    const a = analyze(K);
+    const f = a.ctx.get(a.fn, affineAnalysis);
+    const r = a.ctx.get(a.fn, rangeAnalysis);
+    const { base, offset } = f.baseOf(f.addressOf(a.at(lineOf(K, 'st.shared')))!);
+    expect(base?.variable.size).toBe(1024);
+    expect(r.formRange(offset)).toEqual({ lo: 4, hi: 1024 });
+  });
+
+  it('without a block size the offset has no upper bound (F054 is then n/a)', () => {
+    const K = kernel(body, '');
+    const a = analyze(K);
+    const f = a.ctx.get(a.fn, affineAnalysis);
+    const r = a.ctx.get(a.fn, rangeAnalysis);
+    const { offset } = f.baseOf(f.addressOf(a.at(lineOf(K, 'st.shared')))!);
+    expect(isUnknown(r.formRange(offset))).toBe(true);
+  });
+
+  it('an induction variable takes its range from the loop header', () => {
+    const K = kernel(`\t.shared .align 4 .b32 smem[64];
+\tmov.u32 %r1, 0;
+$L:
+\tshl.b32 %r2, %r1, 2;
+\tmov.u32 %r3, smem;
+\tadd.s32 %r4, %r3, %r2;
+\tst.shared.u32 [%r4], %r1;
+\tadd.s32 %r1, %r1, 1;
+\tsetp.lt.u32 %p1, %r1, 64;
+\t@%p1 bra $L;`);
+    const a = analyze(K);
+    const f = a.ctx.get(a.fn, affineAnalysis);
+    const r = a.ctx.get(a.fn, rangeAnalysis);
+    const iv = f.inductionVariables()[0]!;
+    expect(r.symbolRange(iv)).toEqual({ lo: 0, hi: 63 });
+    expect(r.formRange(f.baseOf(f.addressOf(a.at(lineOf(K, 'st.shared')))!).offset)).toEqual({ lo: 0, hi: 252 });
+  });
+});
