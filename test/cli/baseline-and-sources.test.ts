@@ -86,6 +86,14 @@ describe.skipIf(toolMissing(NVCC) !== undefined)('CUDA sources', () => {
     expect(text.out).toMatch(/asm\.cu:4 \| asm volatile/);
   }, 60_000);
 
+  it('reports a shared-memory race at the racing CUDA lines', async () => {
+    const r = await cli('analyze', 'fixtures/cuda-inputs/neighbour-race.cu', '--only', 'F036', '--block', '256', '--format', 'json');
+    const f = reportSchema.parse(JSON.parse(r.out)).files[0]!;
+    expect(f.findings.map((x) => [x.id, x.location.source?.line])).toEqual([['F036', 7]]);
+    expect(f.findings[0]!.related?.[0]?.location.source?.line).toBe(6);
+    expect(r.code).toBe(3);
+  }, 60_000);
+
   it('says clearly when nvcc fails', async () => {
     const cu = join(dir, 'broken.cu');
     writeFileSync(cu, '__global__ void k( {\n');
