@@ -23,8 +23,12 @@ describe('check registry', () => {
     expect(CATALOG.reduce((n, e) => n + e.points, 0)).toBe(100);
   });
 
-  it('every check module is registered, and its file name matches its id and name', () => {
-    expect(files.length).toBe(CHECKS.length);
+  it('every check module is registered (or listed as not built yet), and its file name matches its id and name', () => {
+    const registered = new Set(CHECKS.map((c) => c.meta.id as string));
+    for (const f of files) {
+      const id = f.slice(0, 4);
+      expect(registered.has(id) || NOT_BUILT.includes(id), `${f} is neither registered nor listed in NOT_BUILT`).toBe(true);
+    }
     for (const c of CHECKS) {
       expect(files, `src/checks/${c.meta.id}-${c.meta.name}.ts`).toContain(`${c.meta.id}-${c.meta.name}.ts`);
     }

@@ -39,7 +39,8 @@ describe('analyze report formats', () => {
     const html = join(dir, 'out.html');
     const junit = join(dir, 'out.xml');
     const r = await cli('analyze', input, '--sarif', sarif, '--html', html, '--junit', junit, '--no-color');
-    expect(r.out).toMatch(/exit [1-3]:/);
+    expect(r.out).toMatch(/exit [0-3]:/);
+    expect(r.out).toContain('F005');
     expect(JSON.parse(readFileSync(sarif, 'utf8')).version).toBe('2.1.0');
     expect(readFileSync(html, 'utf8')).toContain('<div class="gauge">');
     expect(readFileSync(junit, 'utf8')).toContain('<testsuite name="test/report/fixtures/block-reduce-defects.ptx"');
