@@ -102,7 +102,14 @@ export async function runKernel(ptxFile: string, spec: LaunchSpec, options: { sa
   let args = [planFile];
   if (options.sanitizer !== undefined) {
     const tool = findSanitizer();
-    if (tool === undefined) throw new GpuUnavailable('compute-sanitizer was not found (PATH, CUDA_HOME/bin, /usr/local/cuda/bin)');
+    if (tool === undefined) {
+      // Without a driver, say that first: it is the reason nothing can run.
+      const probe = await run(runner, ['--probe']).then((r) => r.stdout, (e: { stdout?: string }) => e.stdout ?? '');
+      const line = probe.split('\n').find((l) => l.startsWith('{"status"'));
+      const j = line === undefined ? undefined : (JSON.parse(line) as RunnerJson);
+      if (j?.status === 'no-driver') throw new GpuUnavailable(`no CUDA driver: ${j.detail}`);
+      throw new GpuUnavailable('compute-sanitizer was not found (PATH, CUDA_HOME/bin, /usr/local/cuda/bin)');
+    }
     command = tool;
     args = ['--tool', options.sanitizer, '--print-limit', '100', runner, planFile];
   }

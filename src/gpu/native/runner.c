@@ -241,7 +241,15 @@ static void capture_all(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) { fprintf(stderr, "usage: %s PLAN\n", argv[0]); return 2; }
+  if (argc != 2) { fprintf(stderr, "usage: %s PLAN | --probe\n", argv[0]); return 2; }
+  if (!strcmp(argv[1], "--probe")) {
+    /* Is there a usable driver? (asked before looking for compute-sanitizer) */
+    if (!load_driver()) { finish("no-driver", 0, "libcuda.so.1 could not be loaded", 0); return 3; }
+    CUresult pr = p_cuInit(0);
+    if (pr) { finish("no-driver", pr, "cuInit failed", 0); return 3; }
+    finish("ok", 0, "driver present", 0);
+    return 0;
+  }
   if (!parse_plan(argv[1])) { finish("bad-plan", 0, "the plan could not be read", 0); return 2; }
   if (!load_driver()) { finish("no-driver", 0, "libcuda.so.1 could not be loaded", 0); return 3; }
   CUresult r = p_cuInit(0);
