@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'bench/.cache/', 'fixtures/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'bench/.cache/', 'fixtures/', 'coverage/', '.device/', '.gl/', '.whl/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -12,9 +12,9 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', performance: 'readonly', Buffer: 'readonly' } },
   },
   {
-    rules: { '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }] },
+    rules: { '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }] },
   },
 );
