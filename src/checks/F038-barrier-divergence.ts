@@ -3,7 +3,8 @@
 // barrier-protected exchange whose stores they skip (the tile is read with
 // elements missing).
 import { barrierDivergenceAnalysis, guardRegister } from './barrier-divergence.js';
-import { syncFactsAnalysis, describeBox } from './sync-facts.js';
+import type * as A from '../parser/ast.js';
+import { barrierOperands, describeBox, syncFactsAnalysis } from './sync-facts.js';
 import { CTA } from '../cfg/dataflow/uniformity.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
@@ -23,17 +24,22 @@ export const F038: Check = {
     remedy: 'Keep every thread on the path to the barrier: move the bounds check inside (guard the loads and stores, not the barrier), or '
       + 'make the exiting threads still take part in the exchange (store a neutral value to their slot, then skip only the output).',
     notes: '(a) A barrier with no thread count, or one equal to the known block size, is judged at the CTA level; one with another count '
-      + 'at the warp level (the catalog: such a barrier only needs the branch to be warp-uniform). It fails when its own guard is varying '
-      + 'at that level, or when a branch it is transitively control-dependent on is varying at that level, is not the exit decision of a '
-      + 'loop that contains the barrier (F041 judges loops), has a path from one of its successors to its immediate post-dominator that '
-      + 'passes no barrier of the same kind (if/else arms that both synchronize are fine), and the post-dominator is a block with work '
-      + 'in it: the bypassing threads rejoin and run on. When the post-dominator is the virtual exit or a block that only returns, the '
-      + 'bypass is exit-only and (a) does not apply (the H200 runs `if (tid >= 16) return; __syncthreads();` with no synccheck error). '
-      + '(b) A CTA-varying branch whose two sides never rejoin (the post-dominator only returns), one side reaching a CTA-wide barrier and '
-      + 'the other none, fails when on the staying side a `st.shared` before that barrier and a `ld.shared` after it may touch the same '
-      + 'bytes from different threads, the writer being one of the exiting threads (their `%tid` bounds from the branch condition when it '
-      + 'compares `%tid`, else any thread): the exiting threads never write what the others read. (b) is located at the exit branch, '
-      + '(a) at the barrier. F038 reports before F041 and F049 for the same barrier.',
+      + 'at the warp level (the catalog: such a barrier only needs the branch to be warp-uniform). It fails when its own guard varies at '
+      + 'that level, or when a branch it is transitively control-dependent on varies at that level, is not the exit decision of a loop '
+      + 'that contains the barrier nor the zero-trip test in front of a loop that exits on a varying condition (F041 judges loops), has a '
+      + 'path from one of its successors to its immediate post-dominator that passes no barrier or arrive on the same id (if/else arms that '
+      + 'both synchronize are fine), and the post-dominator is a block with work in it: the bypassing threads rejoin and run on. When the '
+      + 'post-dominator is the virtual exit or a block that only returns, the bypass is exit-only and (a) does not apply (the H200 runs '
+      + '`if (tid >= 16) return; __syncthreads();` with no synccheck error). (b) A CTA-varying branch whose two sides never rejoin (the '
+      + 'post-dominator only returns), one side reaching a CTA-wide barrier and the other none, fails when on the staying side a '
+      + '`st.shared` that can precede that barrier and a `ld.shared` that can follow it may touch the same bytes from different threads '
+      + '(the thread-overlap test of F036), the writer being one of the exiting threads (their `%tid` bounds from the branch condition '
+      + 'when it compares `%tid`, else any thread): the exiting threads never write what the others read. Varying: the uniformity '
+      + 'analysis says so, except that (departure) a value loaded with a plain load from an address equal across the CTA counts as '
+      + 'equal across the CTA (every thread that reads one address in one barrier phase sees one value when the kernel is race-free, '
+      + 'which F036/F037 check; volatile, relaxed and acquire loads and atomics stay varying): CUB\'s block-wide aggregates read back '
+      + 'from shared memory decide loops and branches that way; a one-warp CTA counts warp-uniform values as CTA-uniform. (b) is '
+      + 'located at the exit branch, (a) at the barrier. F038 reports before F041 and F049 for the same barrier.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n.reqntid 64, 1, 1\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<3>;\n'
         + '\tmov.u32 %r1, %tid.x;\n\tsetp.ge.u32 %p1, %r1, 16;\n\t@%p1 bra $SKIP;\n\tbar.sync 0;\n$SKIP:\n\tadd.u32 %r2, %r1, 1;\n\tret;\n}\n',
@@ -52,9 +58,11 @@ export const F038: Check = {
       const d = ctx.analysis.get(fn, barrierDivergenceAnalysis);
       const at = (i: number) => ctx.locate(fn.instructions[i]!.node.range, fn, i);
       const line = (i: number): number => fn.instructions[i]!.node.range.line;
+      const operandText = (e: A.Expression | undefined): string => (e === undefined ? '' : e.kind === 'Name' ? e.name : e.kind === 'Int' ? e.text : '?');
       const text = (i: number): string => {
         const n = fn.instructions[i]!.node;
-        return `${n.opcode}${n.modifiers.join('')} ${n.operands.length > 0 ? '…' : ''}`.trim();
+        const { id, count } = barrierOperands(n);
+        return `${n.opcode}${n.modifiers.join('')} ${[operandText(id), operandText(count)].filter((x) => x !== '').join(', ')}`.trim();
       };
       for (const x of d.divergent) {
         const i = x.barrier.index;

@@ -47,12 +47,12 @@ export const F040: Check = {
         stack.push(...(graph.callees.get(name) ?? []));
       }
       const waits = new Map<number, { b: BarrierInfo; fn: FunctionModel }[]>();
-      const arrs: { b: BarrierInfo; fn: FunctionModel; threads: number | undefined }[] = [];
+      const arrs: { b: BarrierInfo; fn: FunctionModel }[] = [];
       for (const fn of members) {
         const facts = ctx.analysis.get(fn, syncFactsAnalysis);
         for (const b of facts.barriers) {
           if (b.idValue === undefined) continue;
-          if (b.op === 'arrive') arrs.push({ b, fn, threads: ctx.analysis.blockSize(root) === undefined ? undefined : facts.blockThreads });
+          if (b.op === 'arrive') arrs.push({ b, fn });
           else {
             const list = waits.get(b.idValue) ?? [];
             list.push({ b, fn });

@@ -18,11 +18,12 @@ export const F041: Check = {
       + 'the barrier completes with a different set of threads than the code assumes (and synccheck reports divergent threads).',
     remedy: 'Make the trip count uniform (loop to the CTA-wide maximum and guard the body\'s loads and stores), or move the barrier out of the loop.',
     notes: 'A barrier with no thread count, or one equal to the known block size, in a loop (innermost first) with an exit edge that '
-      + 'leaves on a CTA-varying decision (the exiting block\'s branch is CTA-varying, or the block is control-dependent within the '
-      + 'loop on a CTA-varying branch) to a block with work in it. Departure: an exit edge that only leads to the kernel\'s exit '
-      + '(`ret`/`exit` blocks) is not counted: the leaving threads exit, and barriers do not wait for exited threads (a grid-stride '
-      + 'loop that returns when done is judged by the exchange it breaks, F038 (b), not here). A barrier F038 reports (it is also '
-      + 'under a divergent branch) or F049 reports is left to them.',
+      + 'leaves on a CTA-varying decision (the exiting block\'s branch varies across the CTA, or the block is control-dependent within '
+      + 'the loop on such a branch; varying as F038 defines it, loads at CTA-uniform addresses counting as uniform) to a block with '
+      + 'work in it. Departure: an exit edge that only leads to the kernel\'s exit (`ret`/`exit` blocks) is not counted: the leaving '
+      + 'threads exit, and barriers do not wait for exited threads (a grid-stride loop that returns when done is judged by the exchange '
+      + 'it breaks, F038 (b), not here). The zero-trip test nvcc puts in front of a rotated loop (`n < 1` before `i < n`) belongs to the '
+      + 'loop: F038 leaves it to F041. A barrier F038 reports (it is also under a divergent branch) or F049 reports is left to them.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u32 n)\n.reqntid 64, 1, 1\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n'
         + '\tld.param.u32 %r3, [n];\n\tmov.u32 %r1, %tid.x;\n$LOOP:\n\tbar.sync 0;\n\tadd.u32 %r1, %r1, 64;\n\tsetp.lt.u32 %p1, %r1, %r3;\n\t@%p1 bra $LOOP;\n\tadd.u32 %r2, %r1, 1;\n\tbar.sync 0;\n\tret;\n}\n',

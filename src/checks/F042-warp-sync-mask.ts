@@ -20,14 +20,18 @@ export const F042: Check = {
       + 'that already left) makes the behaviour undefined: a hang on Volta and later, or values read from lanes that are not there.',
     remedy: 'Execute the collective with every lane named in the mask (hoist it out of the lane-dependent branch and select the result), '
       + 'or pass the mask of the lanes that really take part (`__activemask()`, `__ballot_sync` of the branch condition).',
-    notes: 'Judged for immediate full masks (0xffffffff; other immediates and register masks name lanes the analysis cannot relate to '
-      + 'branch conditions, and are left alone). Fails when the collective\'s guard is lane-varying, or when it is control-dependent on a '
-      + 'lane-varying branch (uniformity at the warp level) with a path from that branch to its immediate post-dominator, or to the '
-      + 'kernel\'s exit, that executes no collective of the same opcode and the same mask (both arms of an if/else with the same '
-      + 'collective pass). A lane-varying loop exit around a collective is such a branch. Departure: for `vote`, `match`, `redux` and '
-      + '`bar.warp.sync`, lanes that exit before the collective are not counted (the hardware excludes exited lanes: an H200 ballots '
-      + '0xffff after lanes 16–31 returned); for `shfl` they are (the value read from an exited lane is undefined). F050 leaves '
-      + 'full-mask shuffles to F042.',
+    notes: 'Judged for the full mask 0xffffffff, as an immediate or a register holding that constant (nvcc: `mov.b32 %r, -1`); other '
+      + 'masks name lanes the analysis cannot relate to branch conditions, and are left alone. Fails when the collective\'s guard '
+      + 'splits the warp, or when it is control-dependent on a branch that splits the warp, with a path from that branch to its immediate '
+      + 'post-dominator, or to code that only exits, that executes no collective of the same opcode and the same mask (both arms of an '
+      + 'if/else with the same collective pass). A lane-varying loop exit around a collective is such a branch. A branch splits the warp '
+      + 'when the uniformity analysis says it varies within a warp and none of these shows it equal across the lanes: its `setp` '
+      + 'operands have lane stride 0 (`%tid.x >> 5`, `%tid.y` with blockDim.x a multiple of 32, assumed when unknown), a comparison of '
+      + '`base + s·lane` against a multiple of 32·s (`%tid.x < 32`), bits 5 and up of the linear thread index (cooperative groups\' '
+      + '`meta_group_rank()`), or (departure) a plain load at an address equal across the warp (one instruction, one value for the '
+      + 'warp). Departure: for `vote`, `match`, `redux` and `bar.warp.sync`, lanes that exit before the collective are not counted (the '
+      + 'hardware excludes exited lanes: an H200 ballots 0xffff after lanes 16–31 returned); for `shfl` they are (the value read from an '
+      + 'exited lane is undefined). F050 leaves full-mask shuffles to F042.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n'
         + '\tmov.u32 %r1, %laneid;\n\tmov.u32 %r2, 0;\n\tsetp.lt.u32 %p1, %r1, 16;\n\t@!%p1 bra $J;\n\tshfl.sync.down.b32 %r2, %r1, 1, 31, -1;\n$J:\n\tadd.u32 %r3, %r2, 1;\n\tret;\n}\n',

@@ -64,8 +64,9 @@ export const F044: Check = {
     notes: 'A signal is (1) a global atomic without release semantics whose result decides something (it flows, through arithmetic, into '
       + 'a branch condition or into a `st.shared` broadcast: the "last block" ticket of a threadfence reduction), or (2) a `.volatile`/'
       + '`.relaxed` global store to an address equal across the lanes of a warp (a flag). It publishes data only when the kernel '
-      + 'reads the data back after the signal: a global load reachable from the signal, based on the same kernel parameter or `.global` '
-      + 'variable as the data store (a work counter that only hands out tiles publishes nothing). The data store then fails when a path '
+      + 'reads the data back: a global load based on the same kernel parameter or `.global` variable as the data store, reachable from '
+      + 'a ticket (the last block reads what the others published), or anywhere in a kernel that also loads the flag (another CTA polls '
+      + 'it, then reads the data); a work counter that only hands out tiles publishes nothing. The data store then fails when a path '
       + 'runs from it to the signal with no `membar.gl`/`membar.sys`/`fence` at GPU or system scope (`membar.cta`, `fence.*.cta` and '
       + '`bar.sync` order only the CTA). Located at the signal, with the data store as related location.',
     examples: {
@@ -117,9 +118,13 @@ export const F044: Check = {
         for (const sIdx of reach.get(d) ?? []) {
           if (reported.has(sIdx)) continue;
           const sig = signals.find((s) => s.index === sIdx)!;
-          // The data is read back after the signal.
+          // The data is read back: after the ticket (the last block reads what the others published), or,
+          // for a flag, anywhere in a kernel that also polls the flag (the consumer is another CTA).
           const sb = cfg.blockOf[sIdx]!;
+          const flagKey = keyOf(sIdx);
+          const polled = sig.kind === 'flag' && flagKey !== undefined && ins.some((i) => i.node.opcode === 'ld' && i.index !== sIdx && isGlobalAccess(ctx.analysis, fn, i.index) && keyOf(i.index) === flagKey);
           const consumer = consumers.find((c) => {
+            if (sig.kind === 'flag') return polled;
             const cb = cfg.blockOf[c]!;
             return (cb === sb && c > sIdx) || cfg.blocks[sb]!.succs.some((x) => x !== cfg.exit && facts.reaches(x, cb));
           });

@@ -37,8 +37,9 @@ export const F046: Check = {
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 sum)\n.reqntid 128, 1, 1\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n'
         + '\tld.param.u64 %rd1, [sum];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tld.global.u32 %r2, [%rd2];\n\tadd.s32 %r3, %r2, %r1;\n\tst.global.u32 [%rd2], %r3;\n\tret;\n}\n',
-      passes: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 sum)\n.reqntid 128, 1, 1\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n'
-        + '\tld.param.u64 %rd1, [sum];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tred.global.add.u32 [%rd2], %r1;\n\tret;\n}\n',
+      passes: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 sum)\n.reqntid 128, 1, 1\n{\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<5>;\n'
+        + '\tld.param.u64 %rd1, [sum];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r4, %ctaid.x;\n\tmad.lo.u32 %r5, %r4, 128, %r1;\n'
+        + '\tmul.wide.u32 %rd3, %r5, 4;\n\tadd.s64 %rd4, %rd2, %rd3;\n\tld.global.u32 %r2, [%rd4];\n\tadd.s32 %r3, %r2, %r1;\n\tst.global.u32 [%rd4], %r3;\n\tret;\n}\n',
     },
   },
   run(ctx) {

@@ -19,16 +19,17 @@ export const F049: Check = {
       + 'which are busy in their own loop or waiting on a named barrier or mbarrier: the CTA deadlocks.',
     remedy: 'Synchronize a role with a named barrier and its own thread count (`bar.sync 1, 128`; CUDA: `asm("bar.sync 1, 128;")` or cuda::barrier), not with `__syncthreads()`.',
     notes: 'The barrier (no count, or a count equal to the known block size) is control-dependent on a branch that is warp-uniform but '
-      + 'CTA-varying (the uniformity analysis: equal in each warp, e.g. from `%warpid` or `%tid.x / 32`), which is not a loop exit '
+      + 'CTA-varying (it splits the CTA as F038 defines it, but not the warp as F042 defines it: `%warpid`, `%tid.x / 32`, `%tid.x < 64`), which is not a loop exit '
       + 'deciding the barrier\'s loop, and the other side of that branch (the region reachable from it without passing the barrier) '
-      + 'keeps its warps live: it contains a synchronizing instruction (a barrier of any id, `bar.arrive`, an mbarrier or async-copy '
-      + 'wait) or a loop. A branch whose other side only does straight-line work and exits is left alone (exited warps are not '
+      + 'keeps its warps live: it contains a synchronizing instruction (a barrier of another id, an mbarrier or async-copy wait) or a loop, '
+      + 'and no barrier or arrive on the barrier\'s own id (then the other warps take part: a producer\'s `bar.arrive 1, 128` for the '
+      + 'consumers\' `bar.sync 1, 128`). A branch whose other side only does straight-line work and exits is left alone (exited warps are not '
       + 'waited for). F038 reports before F049 for the same barrier (when the bypassing warps rejoin the barrier\'s path).',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n.reqntid 128, 1, 1\n{\n\t.reg .pred %p<3>;\n\t.reg .b32 %r<4>;\n'
         + '\tmov.u32 %r1, %tid.x;\n\tshr.u32 %r2, %r1, 5;\n\tsetp.eq.u32 %p1, %r2, 0;\n\t@%p1 bra $PRODUCER;\n\tbar.sync 1, 96;\n\tbra $DONE;\n$PRODUCER:\n\tbar.sync 0;\n$DONE:\n\tret;\n}\n',
       passes: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n.reqntid 128, 1, 1\n{\n\t.reg .pred %p<3>;\n\t.reg .b32 %r<4>;\n'
-        + '\tmov.u32 %r1, %tid.x;\n\tshr.u32 %r2, %r1, 5;\n\tsetp.eq.u32 %p1, %r2, 0;\n\t@%p1 bra $PRODUCER;\n\tbar.sync 1, 96;\n\tbra $DONE;\n$PRODUCER:\n\tbar.sync 2, 32;\n$DONE:\n\tret;\n}\n',
+        + '\tmov.u32 %r1, %tid.x;\n\tshr.u32 %r2, %r1, 5;\n\tsetp.eq.u32 %p1, %r2, 0;\n\t@%p1 bra $PRODUCER;\n\tbar.sync 1, 128;\n\tbra $DONE;\n$PRODUCER:\n\tbar.arrive 1, 128;\n$DONE:\n\tret;\n}\n',
     },
   },
   run(ctx) {

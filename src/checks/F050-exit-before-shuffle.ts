@@ -18,8 +18,8 @@ export const F050: Check = {
       + '`bar.warp.sync` exclude exited lanes and are fine.',
     remedy: 'Keep every lane alive through the shuffles (replace the early `return` by a guard on the loads and stores, with a neutral '
       + 'value for the lanes out of range), or compute the source lane so that it stays among the live lanes.',
-    notes: 'A `shfl.sync` whose mask is not the immediate 0xffffffff (F042 reports those) fails when it is control-dependent on a '
-      + 'lane-varying branch (uniformity at the warp level: `@p ret`, `@p exit`, or `@p bra` to code that only returns) whose two sides '
+    notes: 'A `shfl.sync` whose mask is not the constant 0xffffffff (F042 reports those) fails when it is control-dependent on a '
+      + 'branch that splits the warp (as F042 defines it: `@p ret`, `@p exit`, or `@p bra` to code that only returns) whose two sides '
       + 'never rejoin (its immediate post-dominator is the exit or a block that only returns): some lanes of the warp may have '
       + 'exited, and the shuffle reads another lane: `up`/`down`/`bfly` always, `idx` when its lane operand differs between '
       + 'lanes. Departure: a `shfl.idx` from a warp-uniform lane (a broadcast from a leader the code chose, e.g. from a ballot of the '

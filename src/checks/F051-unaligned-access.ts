@@ -60,11 +60,12 @@ export const F051: Check = {
     const out: Omit<Finding, 'id' | 'severity'>[] = [];
     let seen = 0;
     for (const fn of ctx.functions) {
-      for (const a of memoryAccesses(ctx.analysis, fn)) {
-        if (a.kind === 'atomic' || a.bytes === undefined) continue;
+      const accesses = memoryAccesses(ctx.analysis, fn);
+      const af = accesses.length > 0 ? ctx.analysis.get(fn, affineAnalysis) : undefined;
+      for (const a of accesses) {
+        if (a.kind === 'atomic' || a.bytes === undefined || af === undefined) continue;
         seen++;
         if (a.form === undefined) continue;
-        const af = ctx.analysis.get(fn, affineAnalysis);
         const why = misalignment(ctx.analysis, fn, af, a.index, a.form, a.bytes);
         if (why !== undefined) {
           out.push({ message: `misaligned ${opText(a.ins)}: ${why}`, location: ctx.locate(a.ins.node.range, fn, a.index), function: fn.name });

@@ -69,23 +69,24 @@ export const F052: Check = {
     let judged = 0;
     let why: string | undefined;
     for (const fn of ctx.functions) {
-      for (const a of memoryAccesses(ctx.analysis, fn)) {
-        if (a.space !== 'shared' || a.kind === 'atomic' || a.bytes === undefined) continue;
-        seen++;
+      const accesses = memoryAccesses(ctx.analysis, fn).filter((a) => a.space === 'shared' && a.kind !== 'atomic' && a.bytes !== undefined);
+      if (accesses.length === 0) continue;
+      seen += accesses.length;
+      const af = ctx.analysis.get(fn, affineAnalysis);
+      for (const a of accesses) {
         if (a.form === undefined) continue;
-        const af = ctx.analysis.get(fn, affineAnalysis);
         const view = laneView(ctx.analysis, fn, af, a.form);
         if (!view.ok) {
           why ??= view.reason;
           continue;
         }
-        const b = af.bankConflictDegree(a.form, a.bytes);
-        if (b === undefined) continue;
         judged++;
-        const waves = wavefronts(view.lanes, a.bytes);
-        const required = requiredWavefronts(a.bytes);
+        const waves = wavefronts(view.lanes, a.bytes!);
+        const required = requiredWavefronts(a.bytes!);
         const degree = waves / required;
         if (degree < 2) continue;
+        const b = af.bankConflictDegree(a.form, a.bytes!);
+        if (b === undefined) continue;
         const phase = b.lanesPerPhase === 32 ? 'the warp' : `its ${32 / b.lanesPerPhase} phases of ${b.lanesPerPhase} lanes`;
         const assumed = view.assumptions.length > 0 ? ` (assuming ${view.assumptions.join('; ')})` : '';
         out.push({

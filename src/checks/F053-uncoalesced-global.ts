@@ -90,9 +90,10 @@ export const F053: Check = {
     remedy: 'Make consecutive lanes touch consecutive addresses: a structure of arrays instead of an array of structures, one vector load of the whole element, or a tile staged through shared memory and transposed there.',
     notes: 'Precise rule: every `ld`/`ldu`/`st` whose state space is `.global` (named, or a generic address whose provenance is global only) and whose address '
       + 'is affine in the lane index: lane l touches bytes [base + stride·l, +size). Sectors = the distinct 32-byte sectors the 32 lanes touch; '
-      + 'minimal = ceil(distinct bytes / 32). Accesses of the same kind (loads, or stores) in one basic block whose addresses differ only by a constant '
+      + 'minimal = ceil(distinct bytes / 32). Accesses of the same kind (loads, or stores) in the same loop (or all outside loops) whose addresses differ only by a constant '
       + 'smaller than the lane stride (`[r]`, `[r+4]`, `[r+8]`, `[r+12]` with lanes 16 bytes apart: the fields of one element) are judged together, '
-      + 'since the sectors the first brings in serve the others (L1 for loads, L2 for stores): their lanes\' bytes are pooled. The check fails when '
+      + 'since the sectors the first brings in serve the others (L1 for loads, L2 for stores): their lanes\' bytes are pooled (CUB\'s blocked '
+      + 'loads, one guarded load per item, count as one access). The check fails when '
       + 'sectors > 2 × minimal and reports both counts. The base is taken at its known alignment (lane 0 at its offset modulo 32 when known, else '
       + 'at a sector start). Lanes are mapped to %tid as F052 does (an exact block shape, or a kernel that reads only %tid.x); other accesses are '
       + 'not judged, and the check is n/a when none can be. All 32 lanes are taken to be active.',
@@ -116,13 +117,14 @@ export const F053: Check = {
       seen += accesses.length;
       const af = ctx.analysis.get(fn, affineAnalysis);
       const cfg = ctx.analysis.cfg(fn);
-      // Group by block, kind and the address up to its constant.
+      const loops = ctx.analysis.loops(fn);
+      // Group by innermost loop (or none), kind and the address up to its constant.
       const groups = new Map<string, Judged[]>();
       for (const a of accesses) {
         const j = judge(ctx, fn, af, a, why);
         if (j === undefined) continue;
         judgedCount++;
-        const key = `${cfg.blockOf[a.index]}|${a.kind}|${termKey(j.a.form)}`;
+        const key = `${loops.loopOf[cfg.blockOf[a.index]!]}|${a.kind}|${termKey(j.a.form)}`;
         let g = groups.get(key);
         if (g === undefined) groups.set(key, (g = []));
         g.push(j);

@@ -2,6 +2,7 @@
 // for thread ids within the known block size.
 import type { AnalysisContext } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
+import type * as A from '../parser/ast.js';
 import { affineAnalysis, subForms, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
 import { isUnknown, rangeAnalysis, type RangeFacts } from '../cfg/dataflow/ranges.js';
 import { ENTRY, reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
@@ -29,9 +30,9 @@ function holds(v: number, cmp: Constraint['cmp']): boolean {
 }
 
 /** The condition `setp` computed into predicate `p` as read by instruction `at`, if affine. */
-function condition(ctx: AnalysisContext, fn: FunctionModel, af: AffineFacts, at: number, pred: string, negated: boolean): Constraint | undefined {
-  const reg = fn.registers.find((r) => r.name === pred);
-  if (reg === undefined) return undefined;
+function condition(ctx: AnalysisContext, fn: FunctionModel, af: AffineFacts, at: number, guard: A.Guard, negated: boolean): Constraint | undefined {
+  const reg = fn.resolveGuard(guard);
+  if (reg?.kind !== 'register') return undefined;
   const defs = ctx.get(fn, reachingDefinitionsAnalysis).reaching(at, reg);
   if (defs.length !== 1 || defs[0] === ENTRY) return undefined;
   const node = fn.instructions[defs[0]!]!.node;
@@ -47,19 +48,32 @@ function condition(ctx: AnalysisContext, fn: FunctionModel, af: AffineFacts, at:
 }
 
 /** Conditions that hold wherever instruction `index` runs: its guard, and the
- *  branch edges into single-predecessor blocks on its dominator chain. */
-function constraintsAt(ctx: AnalysisContext, fn: FunctionModel, af: AffineFacts, index: number): Constraint[] {
+ *  branch edges into single-predecessor blocks on its dominator chain (memoized per block in `memo`). */
+function constraintsAt(ctx: AnalysisContext, fn: FunctionModel, af: AffineFacts, index: number, memo: Map<number, Constraint[]>): Constraint[] {
   const out: Constraint[] = [];
   const g = fn.instructions[index]!.node.guard;
   if (g !== undefined) {
-    const c = condition(ctx, fn, af, index, g.predicate, g.negated);
+    const c = condition(ctx, fn, af, index, g, g.negated);
     if (c !== undefined) out.push(c);
   }
+  return [...out, ...blockConstraints(ctx, fn, af, ctx.cfg(fn).blockOf[index]!, memo)];
+}
+
+function blockConstraints(ctx: AnalysisContext, fn: FunctionModel, af: AffineFacts, start: number, memo: Map<number, Constraint[]>): Constraint[] {
   const cfg = ctx.cfg(fn);
   const dom = ctx.dominators(fn);
-  let x = cfg.blockOf[index]!;
-  for (let steps = 0; steps < 4096 && x !== dom.root && x >= 0; steps++) {
-    const block = cfg.blocks[x]!;
+  // The chain up to the first block already known.
+  const chain: number[] = [];
+  let x = start;
+  while (x !== dom.root && x >= 0 && !memo.has(x) && chain.length < 4096) {
+    chain.push(x);
+    x = dom.idom[x]!;
+  }
+  let acc = memo.get(x) ?? [];
+  for (let k = chain.length - 1; k >= 0; k--) {
+    const b = chain[k]!;
+    const block = cfg.blocks[b]!;
+    const own: Constraint[] = [];
     if (block.preds.length === 1) {
       const p = cfg.blocks[block.preds[0]!]!;
       const last = p.end > p.start ? fn.instructions[p.end - 1]! : undefined;
@@ -67,19 +81,29 @@ function constraintsAt(ctx: AnalysisContext, fn: FunctionModel, af: AffineFacts,
       if (bra !== undefined && bra.opcode === 'bra' && bra.guard !== undefined && p.succs.length === 2) {
         const target = bra.operands[0];
         const taken = target?.kind === 'Name' && block.labels.includes(target.name);
-        const c = condition(ctx, fn, af, last!.index, bra.guard.predicate, taken ? bra.guard.negated : !bra.guard.negated);
-        if (c !== undefined) out.push(c);
+        const c = condition(ctx, fn, af, last!.index, bra.guard, taken ? bra.guard.negated : !bra.guard.negated);
+        if (c !== undefined) own.push(c);
       }
     }
-    x = dom.idom[x]!;
+    acc = own.length > 0 ? [...own, ...acc] : acc;
+    memo.set(b, acc);
   }
-  return out;
+  return acc;
 }
 
-/** Per-thread values of the symbols that depend on the thread index only. */
+/** Per-thread values of the symbols that depend on the thread index only, for one block shape. */
 class Threads {
   private readonly memo = new Map<number, boolean>();
-  constructor(private readonly af: AffineFacts) {}
+  private readonly values = new Map<number, Float64Array>();
+  /** Thread t (x fastest) has tid (xs[t], ys[t], zs[t]). */
+  readonly count: number;
+  constructor(private readonly af: AffineFacts, readonly block: readonly [number, number, number]) {
+    this.count = block[0] * block[1] * block[2];
+  }
+
+  tid(t: number): [number, number, number] {
+    return [t % this.block[0], Math.floor(t / this.block[0]) % this.block[1], Math.floor(t / (this.block[0] * this.block[1]))];
+  }
 
   /** Whether a symbol's value is a function of the thread index alone. */
   isThread(s: AffineSymbol): boolean {
@@ -93,22 +117,35 @@ class Threads {
     return r;
   }
 
-  value(s: AffineSymbol, tid: readonly [number, number, number], lane: number): number {
-    if (s.kind === 'sreg') return s.sreg === '%laneid' ? lane : tid[s.component === 'x' ? 0 : s.component === 'y' ? 1 : 2]!;
-    if (s.kind === 'shr') {
-      const v = this.eval(s.of, tid, lane);
+  /** The symbol's value for every thread. */
+  of(sym: number): Float64Array {
+    let v = this.values.get(sym);
+    if (v !== undefined) return v;
+    const s = this.af.symbols[sym]!;
+    v = new Float64Array(this.count);
+    if (s.kind === 'sreg') {
+      for (let t = 0; t < this.count; t++) v[t] = s.sreg === '%laneid' ? t % 32 : this.tid(t)[s.component === 'x' ? 0 : s.component === 'y' ? 1 : 2]!;
+    } else if (s.kind === 'shr') {
+      const inner = this.all(s.of);
       const m = 2 ** s.width;
-      const wrapped = ((v % m) + m) % m;
-      const signed = s.signed && wrapped >= m / 2 ? wrapped - m : wrapped;
-      return Math.floor(signed / 2 ** s.shift);
-    }
-    return NaN;
+      for (let t = 0; t < this.count; t++) {
+        const wrapped = ((inner[t]! % m) + m) % m;
+        const signed = s.signed && wrapped >= m / 2 ? wrapped - m : wrapped;
+        v[t] = Math.floor(signed / 2 ** s.shift);
+      }
+    } else v.fill(NaN);
+    this.values.set(sym, v);
+    return v;
   }
 
-  eval(f: Form, tid: readonly [number, number, number], lane: number): number {
-    let v = f.c;
-    for (const t of f.terms) v += t.coef * this.value(this.af.symbols[t.sym]!, tid, lane);
-    return v;
+  /** A thread-only form's value for every thread. */
+  all(f: Form): Float64Array {
+    const out = new Float64Array(this.count).fill(f.c);
+    for (const term of f.terms) {
+      const v = this.of(term.sym);
+      for (let t = 0; t < this.count; t++) out[t] += term.coef * v[t]!;
+    }
+    return out;
   }
 }
 
@@ -122,29 +159,23 @@ interface Violation {
 }
 
 /** The threads (that satisfy the thread-only conditions) whose thread part lies outside [lo, hi]. */
-function outside(threads: Threads, part: Form, conds: readonly Constraint[], block: readonly [number, number, number], lo: number, hi: number, above: boolean): Violation | undefined {
-  let v: { first: [number, number, number]; firstValue: number; worst: number; worstAt: [number, number, number]; count: number } | undefined;
-  for (let z = 0; z < block[2]; z++) {
-    for (let y = 0; y < block[1]; y++) {
-      for (let x = 0; x < block[0]; x++) {
-        const tid: [number, number, number] = [x, y, z];
-        const lane = (x + block[0] * (y + block[1] * z)) % 32;
-        if (!conds.every((c) => holds(threads.eval(c.d, tid, lane), c.cmp))) continue;
-        const value = threads.eval(part, tid, lane);
-        const bad = above ? value > hi : value < lo;
-        if (!bad) continue;
-        if (v === undefined) v = { first: tid, firstValue: value, worst: value, worstAt: tid, count: 1 };
-        else {
-          v.count++;
-          if (above ? value > v.worst : value < v.worst) {
-            v.worst = value;
-            v.worstAt = tid;
-          }
-        }
+function outside(threads: Threads, part: Float64Array, conds: readonly Constraint[], lo: number, hi: number, above: boolean): Violation | undefined {
+  const condValues = conds.map((c) => ({ v: threads.all(c.d), cmp: c.cmp }));
+  let v: { first: number; firstValue: number; worst: number; worstAt: number; count: number } | undefined;
+  for (let t = 0; t < threads.count; t++) {
+    const value = part[t]!;
+    if (above ? value <= hi : value >= lo) continue;
+    if (!condValues.every((c) => holds(c.v[t]!, c.cmp))) continue;
+    if (v === undefined) v = { first: t, firstValue: value, worst: value, worstAt: t, count: 1 };
+    else {
+      v.count++;
+      if (above ? value > v.worst : value < v.worst) {
+        v.worst = value;
+        v.worstAt = t;
       }
     }
   }
-  return v;
+  return v === undefined ? undefined : { first: threads.tid(v.first), firstValue: v.firstValue, worst: v.worst, worstAt: threads.tid(v.worstAt), count: v.count };
 }
 
 /** A symbol's range from the ranges analysis, narrowed by single-symbol conditions k·s + c ⋚ 0. */
@@ -237,19 +268,26 @@ export const F054: Check = {
       if (accesses.length === 0) continue;
       const af = ctx.analysis.get(fn, affineAnalysis);
       const block = ctx.analysis.blockSize(fn);
-      const threads = new Threads(af);
+      const threads = block === undefined ? undefined : new Threads(af, block);
+      const memo = new Map<number, Constraint[]>();
       for (const a of accesses) {
         const { base, offset } = af.baseOf(a.form!);
         const v = base?.variable;
         if (base === undefined || v === undefined || v.space !== '.shared' || v.size === undefined || v.decl.linkage.includes('.extern')) continue;
         if (!offset.terms.some((t) => af.symbols[t.sym]!.threadDependent)) continue;
         indexed++;
-        if (block === undefined || block[0] * block[1] * block[2] > MAX_THREADS) continue;
+        if (block === undefined || threads === undefined || threads.count > MAX_THREADS) continue;
         const threadTerms = offset.terms.filter((t) => threads.isThread(af.symbols[t.sym]!));
         if (threadTerms.length === 0) continue;
-        const part: Form = { c: 0, terms: threadTerms, mayWrap: false };
+        const part = threads.all({ c: 0, terms: threadTerms, mayWrap: false });
+        let partLo = Infinity;
+        let partHi = -Infinity;
+        for (const x of part) {
+          partLo = Math.min(partLo, x);
+          partHi = Math.max(partHi, x);
+        }
         const rest: Form = { c: offset.c, terms: offset.terms.filter((t) => !threads.isThread(af.symbols[t.sym]!)), mayWrap: false };
-        const conds = constraintsAt(ctx.analysis, fn, af, a.index);
+        const conds = constraintsAt(ctx.analysis, fn, af, a.index, memo);
         const isThread = (sym: number): boolean => threads.isThread(af.symbols[sym]!);
         const rf = ctx.analysis.get(fn, rangeAnalysis);
         const bounded = (sym: number): boolean => {
@@ -293,7 +331,7 @@ export const F054: Check = {
           const at = coupledList.length > 0 ? ` with ${coupledList.map((sym) => `${af.symbols[sym]!.name} = ${values.get(sym)!}`).join(', ')}` : '';
           if (Number.isFinite(free.lo)) {
             const base = fixed + free.lo;
-            const hi = outside(threads, part, threadConds, block, 0, size - bytes - base, true);
+            const hi = partHi + base + bytes <= size ? undefined : outside(threads, part, threadConds, 0, size - bytes - base, true);
             if (hi !== undefined) {
               const span = (x: number): string => `bytes ${x + base}..${x + base + bytes - 1}`;
               what = `thread ${tidText(hi.first)} reaches ${span(hi.firstValue)}${at}`
@@ -303,7 +341,7 @@ export const F054: Check = {
           }
           if (Number.isFinite(free.hi)) {
             const base = fixed + free.hi;
-            const lo = outside(threads, part, threadConds, block, -base, 0, false);
+            const lo = partLo + base >= 0 ? undefined : outside(threads, part, threadConds, -base, 0, false);
             if (lo !== undefined) what = `thread ${tidText(lo.first)} reaches byte ${lo.firstValue + base}${at}${lo.count > 1 ? ` (${lo.count} threads in all)` : ''}`;
           }
         };

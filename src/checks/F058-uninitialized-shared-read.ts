@@ -1,7 +1,7 @@
 // F058: a non-extern `.shared` variable read where nothing in the kernel has
 // written it yet on some path from the kernel's entry.
 import type { AnalysisContext } from '../cfg/context.js';
-import type { FunctionModel, VariableSymbol } from '../cfg/symbols.js';
+import type { FunctionModel, RegisterSymbol, VariableSymbol } from '../cfg/symbols.js';
 import { affineAnalysis, type AffineFacts } from '../cfg/dataflow/affine.js';
 import { ATOM_MASK, PROV, provenanceAnalysis } from '../cfg/dataflow/provenance.js';
 import { ENTRY, reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
@@ -86,8 +86,8 @@ const ALL = 0;
 function sameGuardWrite(ctx: AnalysisContext, fn: FunctionModel, ev: Events, read: number, b: number): boolean {
   const g = fn.instructions[read]!.node.guard;
   if (g === undefined || ev.conditional.size === 0) return false;
-  const reg = fn.registers.find((r) => r.name === g.predicate);
-  if (reg === undefined) return false;
+  const reg = fn.resolveGuard(g);
+  if (reg?.kind !== 'register') return false;
   const rd = ctx.get(fn, reachingDefinitionsAnalysis);
   const defsAtRead = rd.reaching(read, reg).join();
   const cfg = ctx.cfg(fn);
@@ -101,15 +101,15 @@ function sameGuardWrite(ctx: AnalysisContext, fn: FunctionModel, ev: Events, rea
 }
 
 /** The setp behind predicate `pred` read at `at` (through `not.pred`), with its polarity. */
-function setpOf(ctx: AnalysisContext, fn: FunctionModel, at: number, pred: string, negated: boolean, depth = 0): { index: number; negated: boolean } | undefined {
-  const reg = fn.registers.find((r) => r.name === pred);
+function setpOf(ctx: AnalysisContext, fn: FunctionModel, at: number, reg: RegisterSymbol | undefined, negated: boolean, depth = 0): { index: number; negated: boolean } | undefined {
   if (reg === undefined || depth > 4) return undefined;
   const defs = ctx.get(fn, reachingDefinitionsAnalysis).reaching(at, reg);
   if (defs.length !== 1 || defs[0] === ENTRY) return undefined;
   const node = fn.instructions[defs[0]!]!.node;
   if (node.guard !== undefined) return undefined;
   if (node.opcode === 'not' && node.modifiers.includes('.pred') && node.operands[1]?.kind === 'Name') {
-    return setpOf(ctx, fn, defs[0]!, node.operands[1].name, !negated, depth + 1);
+    const src = fn.resolve(node.operands[1]);
+    return setpOf(ctx, fn, defs[0]!, src?.kind === 'register' ? src : undefined, !negated, depth + 1);
   }
   return node.opcode === 'setp' && node.operands.length === 3 ? { index: defs[0]!, negated } : undefined;
 }
@@ -138,7 +138,8 @@ function enteredLoops(ctx: AnalysisContext, fn: FunctionModel, ev: Events): { ex
     const last = h.end > h.start ? fn.instructions[h.end - 1]! : undefined;
     const bra = last?.node;
     if (bra?.opcode !== 'bra' || bra.guard === undefined || h.succs.length !== 2) continue;
-    const sp = setpOf(ctx, fn, last!.index, bra.guard.predicate, bra.guard.negated);
+    const g = fn.resolveGuard(bra.guard);
+    const sp = setpOf(ctx, fn, last!.index, g?.kind === 'register' ? g : undefined, bra.guard.negated);
     if (sp === undefined) continue;
     const setp = fn.instructions[sp.index]!.node;
     const cmp = setp.modifiers.map((m) => CMPS[m]).find((c) => c !== undefined);

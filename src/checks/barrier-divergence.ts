@@ -17,6 +17,8 @@
 //   (if/else arms that both synchronize are fine).
 import type { AnalysisContext, FunctionAnalysis } from '../cfg/context.js';
 import type { FunctionModel, RegisterSymbol } from '../cfg/symbols.js';
+import { effects } from '../cfg/dataflow/effects.js';
+import { reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
 import { CTA, WARP } from '../cfg/dataflow/uniformity.js';
 import { sharedRacesAnalysis, type SharedAccess } from './shared-races.js';
 import { syncFactsAnalysis, type BarrierInfo, type SyncFacts, type ThreadBox } from './sync-facts.js';
@@ -88,6 +90,7 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): BarrierDivergence {
   if (syncs.length === 0) return { divergent, earlyExits, loops: loopsOut, roles };
   const u = facts.uniformity();
   const forest = ctx.loops(fn);
+  const rd = ctx.get(fn, reachingDefinitionsAnalysis);
 
   const blockHas = (b: number, pred: (i: number) => boolean): boolean => {
     const blk = cfg.blocks[b]!;
@@ -95,7 +98,12 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): BarrierDivergence {
     return false;
   };
   const ctaBarrierAt = (i: number): boolean => facts.ops[i] === 'barrier' && facts.barriers.some((x) => x.index === i && x.ctaWide);
-  const anyBarrierAt = (i: number): boolean => facts.ops[i] === 'barrier';
+  const barrierInfoAt = new Map(facts.barriers.map((b) => [b.index, b] as const));
+  /** Instruction i counts as an arrival at `bar`: a barrier or arrive with the same id (or an unknown one). */
+  const arrivesAt = (bar: BarrierInfo) => (i: number): boolean => {
+    const b = barrierInfoAt.get(i);
+    return b !== undefined && (b.idValue === undefined || bar.idValue === undefined || b.idValue === bar.idValue);
+  };
   /** A path from a successor of B to P passing no block that synchronizes like `sync`. */
   const bypass = (B: number, P: number, sync: (i: number) => boolean): boolean => {
     const seen = new Set<number>();
@@ -111,23 +119,61 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): BarrierDivergence {
     return false;
   };
   const decidesLoopExit = (B: number, bx: number): boolean =>
-    facts.loopsOf(bx).some((l) => forest.loops[l]!.blocks.includes(B) && facts.exitsLoop(B, l));
+    facts.loopsOf(bx).some((l) => forest.loops[l]!.blocks.includes(B) ? facts.exitsLoop(B, l) : zeroTripGuard(B, l));
+  /** The registers the `setp` deciding a branch compares. */
+  const setpRegisters = (B: number): Set<number> => {
+    const out = new Set<number>();
+    const blk = cfg.blocks[B]!;
+    const g = blk.end > blk.start ? guardRegister(fn, blk.end - 1) : undefined;
+    if (g === undefined) return out;
+    for (const d of rd.reaching(blk.end - 1, g)) {
+      if (d < 0 || fn.instructions[d]!.node.opcode !== 'setp') continue;
+      for (const r of effects(fn, fn.instructions[d]!).uses) out.add(r.id);
+    }
+    return out;
+  };
+  /** A branch before loop l that skips it when its trip count is zero (a rotated loop's entry test): it
+   *  dominates the header, its bypass meets the loop's exits, and it compares a register the loop's own exit
+   *  test compares (`n < 1` before `i < n`). F041 judges it with the loop. */
+  const zeroTripGuard = (B: number, l: number): boolean => {
+    const loop = forest.loops[l]!;
+    if (!ctx.dominators(fn).dominates(B, loop.header)) return false;
+    const P = facts.ipdom(B);
+    if (!loop.exits.every(([, to]) => to === cfg.exit || facts.reaches(to, P))) return false;
+    const mine = setpRegisters(B);
+    if (mine.size > 0 && loop.exits.some(([from]) => [...setpRegisters(from)].some((r) => mine.has(r)))) return true;
+    // nvcc's unrolled loops test other registers; a guard in front of a loop that itself exits on a
+    // varying condition is part of that loop's trip count.
+    return loopExitEdge(l) !== undefined;
+  };
+  /** An exit edge of loop l taken on a CTA-varying decision, to a block with work in it (F041's condition). */
+  const loopExitMemo = new Map<number, readonly [number, number] | null>();
+  const loopExitEdge = (l: number): readonly [number, number] | undefined => {
+    const hit = loopExitMemo.get(l);
+    if (hit !== undefined) return hit ?? undefined;
+    const loop = forest.loops[l]!;
+    const inLoop = new Set(loop.blocks);
+    const varying = (b: number): boolean => facts.branchSplitsCta(b) || facts.controlDeps(b).some((c) => inLoop.has(c) && facts.branchSplitsCta(c));
+    const edge = loop.exits.find(([from, to]) => to !== cfg.exit && !facts.exitOnly(to) && varying(from));
+    loopExitMemo.set(l, edge ?? null);
+    return edge;
+  };
 
   // ---------------------------------------------------------------- (a) and F049
   for (const bar of syncs) {
     const level = bar.ctaWide ? CTA : WARP;
     const bx = cfg.blockOf[bar.index]!;
     const g = guardRegister(fn, bar.index);
-    const guardVaries = level === WARP ? facts.guardSplitsWarp(bar.index) : g !== undefined && facts.varies(u.useVariance(bar.index, g), level);
+    const guardVaries = g !== undefined && (level === WARP ? facts.guardSplitsWarp(bar.index) : facts.guardSplitsCta(bar.index));
     if (guardVaries) {
       divergent.push({ barrier: bar, branch: -1, rejoin: -1, level });
       continue;
     }
-    const sameKind = bar.ctaWide ? ctaBarrierAt : anyBarrierAt;
+    const sameKind = arrivesAt(bar);
     let claimed = false;
     for (const B of facts.controlDeps(bx)) {
       const f = u.branchOf(B);
-      if (f === undefined || !(level === WARP ? facts.branchSplitsWarp(B) : facts.varies(f.variance, level))) continue;
+      if (f === undefined || !(level === WARP ? facts.branchSplitsWarp(B) : facts.branchSplitsCta(B))) continue;
       if (decidesLoopExit(B, bx)) continue;
       const P = facts.ipdom(B);
       if (!bypass(B, P, sameKind)) continue;
@@ -141,11 +187,11 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): BarrierDivergence {
     // F049: a warp-uniform (CTA-varying) branch whose other side keeps its warps busy.
     for (const B of facts.controlDeps(bx)) {
       const f = u.branchOf(B);
-      if (f === undefined || !facts.varies(f.variance, CTA) || facts.branchSplitsWarp(B)) continue;
+      if (f === undefined || !facts.branchSplitsCta(B) || facts.branchSplitsWarp(B)) continue;
       if (decidesLoopExit(B, bx)) continue;
       for (const S of cfg.blocks[B]!.succs) {
         if (S === cfg.exit || facts.reaches(S, bx)) continue;
-        const busy = busyInstruction(S, bx);
+        const busy = busyInstruction(S, bx, arrivesAt(bar));
         if (busy !== undefined) {
           roles.push({ barrier: bar, branch: B, busy });
           claimed = true;
@@ -158,7 +204,7 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): BarrierDivergence {
 
   /** In the region reachable from S (not through the barrier's block), an instruction showing live warps:
    *  a synchronizing one, or the branch of a back edge. */
-  function busyInstruction(S: number, bx: number): number | undefined {
+  function busyInstruction(S: number, bx: number, arrives: (i: number) => boolean): number | undefined {
     const seen = new Set<number>();
     const stack = [S];
     let busy: number | undefined;
@@ -168,8 +214,8 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): BarrierDivergence {
       seen.add(x);
       const blk = cfg.blocks[x]!;
       for (let i = blk.start; i < blk.end; i++) {
-        // The other warps arrive at a full-CTA barrier of their own: not a role split.
-        if (ctaBarrierAt(i)) return undefined;
+        // The other warps arrive at this barrier (same id) on their side: not a role split.
+        if (arrives(i)) return undefined;
         const op = facts.ops[i];
         if (op === 'barrier' || op === 'arrive' || op === 'mbarrier-wait' || op === 'async-wait' || op === 'bulk-wait') busy ??= i;
       }
@@ -187,13 +233,7 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): BarrierDivergence {
     if (!bar.ctaWide || claimedA.has(bar.index)) continue;
     const bx = cfg.blockOf[bar.index]!;
     for (const li of facts.loopsOf(bx)) {
-      const loop = forest.loops[li]!;
-      const inLoop = new Set(loop.blocks);
-      const varying = (b: number): boolean => {
-        if (facts.varies(u.branchOf(b)?.variance ?? 0, CTA)) return true;
-        return facts.controlDeps(b).some((c) => inLoop.has(c) && facts.varies(u.branchOf(c)?.variance ?? 0, CTA));
-      };
-      const edge = loop.exits.find(([from, to]) => to !== cfg.exit && !facts.exitOnly(to) && varying(from));
+      const edge = loopExitEdge(li);
       if (edge !== undefined) {
         loopsOut.push({ barrier: bar, loop: li, exit: edge });
         break;
@@ -227,8 +267,8 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): BarrierDivergence {
       return undefined;
     };
     for (const f of u.branches) {
-      if (!facts.varies(f.variance, CTA)) continue;
       const B = f.block;
+      if (!facts.branchSplitsCta(B)) continue;
       if (!facts.exitOnly(facts.ipdom(B))) continue;
       const succs = cfg.blocks[B]!.succs;
       if (succs.length !== 2) continue;

@@ -38,6 +38,18 @@ import { F035 } from './F035-unused-shared.js';
 import { F036 } from './F036-missing-barrier-raw.js';
 import { F037 } from './F037-missing-barrier-war.js';
 import { F038 } from './F038-barrier-divergence.js';
+import { F039 } from './F039-barrier-thread-count.js';
+import { F040 } from './F040-named-barrier-pairing.js';
+import { F041 } from './F041-barrier-in-divergent-loop.js';
+import { F042 } from './F042-warp-sync-mask.js';
+import { F043 } from './F043-legacy-warp-synchronous.js';
+import { F044 } from './F044-missing-release-fence.js';
+import { F045 } from './F045-weak-spin-wait.js';
+import { F046 } from './F046-global-rmw-race.js';
+import { F047 } from './F047-mbarrier-protocol.js';
+import { F048 } from './F048-async-copy-wait.js';
+import { F049 } from './F049-warp-role-cta-barrier.js';
+import { F050 } from './F050-exit-before-shuffle.js';
 import { F051 } from './F051-unaligned-access.js';
 import { F052 } from './F052-shared-bank-conflict.js';
 import { F053 } from './F053-uncoalesced-global.js';
@@ -128,6 +140,18 @@ export const CHECKS: readonly Check[] = [
   F036,
   F037,
   F038,
+  F039,
+  F040,
+  F041,
+  F042,
+  F043,
+  F044,
+  F045,
+  F046,
+  F047,
+  F048,
+  F049,
+  F050,
   F051,
   F052,
   F053,
@@ -181,8 +205,6 @@ export const CHECKS: readonly Check[] = [
 
 /** Catalog ids with no check module yet: absent from runs, named by reports. */
 export const NOT_BUILT: readonly string[] = [
-  // Written, but without their tests yet: left out of runs until they have them.
-  'F039', 'F040', 'F041', 'F042', 'F043', 'F044', 'F045', 'F046', 'F047', 'F048', 'F049', 'F050',
   
   'F080',
   

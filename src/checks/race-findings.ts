@@ -25,15 +25,17 @@ export function raceFindings(ctx: CheckContext, fn: FunctionModel, races: Shared
   const seen = new Set<string>();
   const cfg = ctx.analysis.cfg(fn);
   const pairs = which === 'raw' ? races.raw : races.war;
-  // Later accesses of one block racing with the same earlier access make one finding.
+  // Later accesses of one block (and one source line, when `.loc` says) racing with the same earlier
+  // access make one finding.
+  const groupOf = (p: { earlier: number; later: number }): string => {
+    const loc = fn.instructions[p.later]!.loc;
+    return `${p.earlier}|${cfg.blockOf[p.later]!}|${loc === undefined ? '' : `${loc.file}:${loc.line}`}`;
+  };
   const groups = new Map<string, number>();
-  for (const p of pairs) {
-    const key = `${p.earlier}|${cfg.blockOf[p.later]!}`;
-    groups.set(key, (groups.get(key) ?? 0) + 1);
-  }
+  for (const p of pairs) groups.set(groupOf(p), (groups.get(groupOf(p)) ?? 0) + 1);
   const reported = new Set<string>();
   for (const p of pairs) {
-    const group = `${p.earlier}|${cfg.blockOf[p.later]!}`;
+    const group = groupOf(p);
     if (reported.has(group)) continue;
     reported.add(group);
     const more = groups.get(group)! - 1;

@@ -12,19 +12,26 @@
 // A pair (earlier, later) races when a path runs from one to the other with no
 // cut between them, and the two may touch common bytes from different threads:
 // - cuts: `bar.sync`/`barrier.sync`/`bar.red`/`barrier.red` (any id and count:
-//   the named barrier is assumed to include both threads), `bar.warp.sync`
+//   the named barrier is assumed to include both threads), `bar.arrive` and
+//   `mbarrier.arrive` (a producer–consumer protocol: the thread that waits on
+//   the matching barrier is ordered after the arriving one; F040 checks the
+//   pairing), `bar.warp.sync`
 //   (assumed to separate threads of one warp: code that calls `__syncwarp`
 //   between shared accesses exchanges within a warp), `mbarrier.try_wait`/
 //   `test_wait`, `barrier.cluster.wait`;
-// - overlap: the affine analysis's cross-thread test on the two address forms
-//   and widths, each access's threads bounded by the `%tid` comparisons that
-//   guard it (so code only thread 0 runs cannot race with itself). An
-//   induction variable is one value for both accesses unless its loop has a
-//   cycle with no cut (threads may then be in different iterations) or the
-//   path wraps around a back edge: then each access has its own value, within
-//   the range the ranges analysis gives. Any symbol that does not cancel
-//   between the two forms needs a bounded range; otherwise the pair is
-//   unknown and not reported (no guessing on data-dependent addresses).
+// - overlap: the thread-overlap test (thread-overlap.ts) on the two affine
+//   address forms and widths, each access's threads bounded by the `%tid`
+//   comparisons that guard it (so code only thread 0 runs cannot race with
+//   itself), each access assumed in bounds of its variable. With no declared
+//   block size, %tid.y/%tid.z are one thread wide unless a shared address uses
+//   them, and an access every thread runs bounds the extents. An induction
+//   variable is one value for both accesses unless its loop has a cycle with
+//   no cut (threads may then be in different iterations) or the path wraps
+//   around a back edge: then each access has its own value, within the range
+//   the ranges analysis gives. A loaded value in an address differs per
+//   thread within its range. Any other symbol that does not cancel between
+//   the two forms needs a bounded range; otherwise the pair is unknown and not
+//   reported (no guessing).
 // - two atomics never race with each other.
 import type { AnalysisContext, FunctionAnalysis } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
@@ -48,6 +55,8 @@ export interface SharedAccess {
   readonly region: string;
   /** `ld.shared.f32`. */
   readonly mnemonic: string;
+  /** The variable's symbol and size, when known: accesses are assumed in bounds. */
+  readonly bound?: { readonly base: number; readonly size: number };
 }
 
 export interface RacePair {
@@ -79,7 +88,8 @@ export interface SharedRaces {
 /** Pair tests per function before giving up (each is cheap, but pairs grow quadratically). */
 export const MAX_PAIR_TESTS = 20000;
 
-const CUT_OPS = new Set(['barrier', 'warp-sync', 'mbarrier-wait', 'cluster-wait']);
+const LOADS = new Set(['ld', 'ldu', 'atom']);
+const CUT_OPS = new Set(['barrier', 'arrive', 'warp-sync', 'mbarrier-wait', 'mbarrier-arrive', 'cluster-wait']);
 
 function sharedSpace(mods: readonly string[]): 'shared' | 'cluster' | 'other' | 'generic' {
   for (const m of mods) {
@@ -137,9 +147,11 @@ function collectAccesses(fn: FunctionModel, af: AffineFacts): SharedAccess[] {
         form = moved;
       }
     }
+    const size = region === 'extern' ? undefined : base.variable.size;
     out.push({
       index: ins.index, kind, atomic, async: isAsync, volatile: m.includes('.volatile'), form, bytes, region,
       mnemonic: `${op}${m.join('')}`,
+      ...(size !== undefined ? { bound: { base: base.id, size } } : {}),
     });
   }
   return out;
@@ -202,6 +214,67 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
     }
     extents = [1024, wide.has('y') ? 1024 : 1, wide.has('z') ? 64 : 1];
   }
+  // Accesses every thread runs (no guard, no control dependence) are in bounds for every thread:
+  // the first x index that would put one out of its variable bounds the block's x extent.
+  if (size === undefined && accesses.length > 0) {
+    const af = facts.affine();
+    let limit = extents[0];
+    let considered = 0;
+    for (const a of accesses) {
+      if (a.bound === undefined || considered >= 256) continue;
+      const node = fn.instructions[a.index]!.node;
+      // Every thread that reaches the kernel runs it: no guard, and only CTA-uniform branches decide its block.
+      if (node.guard !== undefined || facts.controlDeps(cfg.blockOf[a.index]!).some((b) => facts.branchSplitsCta(b))) continue;
+      const terms: { coef: number; shift: number; lane: boolean }[] = [];
+      let ok = true;
+      for (const t of a.form.terms) {
+        if (t.sym === a.bound.base && t.coef === 1) continue;
+        const s = af.symbols[t.sym]!;
+        if (s.kind === 'sreg' && s.sreg === '%tid' && (s.component ?? 'x') === 'x') terms.push({ coef: t.coef, shift: 0, lane: false });
+        else if (s.kind === 'sreg' && s.sreg === '%laneid') terms.push({ coef: t.coef, shift: 0, lane: true });
+        else if (s.kind === 'shr' && s.of.c === 0 && s.of.terms.length === 1 && s.of.terms[0]!.coef === 1) {
+          const inner = af.symbols[s.of.terms[0]!.sym]!;
+          if (inner.kind === 'sreg' && inner.sreg === '%tid' && (inner.component ?? 'x') === 'x') terms.push({ coef: t.coef, shift: s.shift, lane: false });
+          else ok = false;
+        } else ok = false;
+      }
+      if (!ok || terms.length === 0) continue;
+      considered++;
+      for (let x = 0; x < limit; x++) {
+        let off = a.form.c;
+        for (const t of terms) off += t.coef * (t.lane ? x & 31 : Math.floor(x / 2 ** t.shift));
+        if (off < 0 || off > a.bound.size - a.bytes) {
+          limit = x;
+          break;
+        }
+      }
+    }
+    if (limit >= 1 && limit < extents[0]) extents = [limit, extents[1], extents[2]];
+    // Linear in %tid.x/y/z with non-negative coefficients: each dimension at its largest, the others at 0,
+    // must stay in bounds.
+    const ext = [...extents];
+    for (const a of accesses) {
+      if (a.bound === undefined) continue;
+      const node = fn.instructions[a.index]!.node;
+      if (node.guard !== undefined || facts.controlDeps(cfg.blockOf[a.index]!).some((b) => facts.branchSplitsCta(b))) continue;
+      const coef = [0, 0, 0];
+      let ok = true;
+      for (const t of a.form.terms) {
+        if (t.sym === a.bound.base && t.coef === 1) continue;
+        const s: AffineSymbol = af.symbols[t.sym]!;
+        const d = s.kind === 'sreg' && s.sreg === '%tid' ? ['x', 'y', 'z'].indexOf(s.component ?? 'x') : -1;
+        if (d < 0 || t.coef < 0) { ok = false; break; }
+        coef[d] = t.coef;
+      }
+      if (!ok || a.form.c < 0) continue;
+      for (let d = 0; d < 3; d++) {
+        if (coef[d] === 0) continue;
+        const most = Math.floor((a.bound.size - a.bytes - a.form.c) / coef[d]!) + 1;
+        if (most >= 1 && most < ext[d]!) ext[d] = most;
+      }
+    }
+    extents = [ext[0]!, ext[1]!, ext[2]!];
+  }
 
   const memo = new Map<string, ThreadOverlap>();
   const overlap = (a: SharedAccess, b: SharedAccess, boxes?: { a?: ThreadBox; b?: ThreadBox }, independentLoops?: ReadonlySet<number>): ThreadOverlap => {
@@ -220,7 +293,9 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
       symbols: af.symbols, extents,
       range: (s) => ranges.symbolRange(s),
       independent: indep,
-    }, { form: a.form, bytes: a.bytes, box: boxA }, { form: b.form, bytes: b.bytes, box: boxB });
+      dataDependent: (s) => s.kind === 'def' && LOADS.has(fn.instructions[s.instruction]!.node.opcode),
+    }, { form: a.form, bytes: a.bytes, box: boxA, ...(a.bound !== undefined ? { bound: a.bound } : {}) },
+    { form: b.form, bytes: b.bytes, box: boxB, ...(b.bound !== undefined ? { bound: b.bound } : {}) });
     if (memo.size < 100000) memo.set(key, result);
     return result;
   };

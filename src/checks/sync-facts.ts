@@ -8,8 +8,9 @@
 import type * as A from '../parser/ast.js';
 import type { AnalysisContext, FunctionAnalysis } from '../cfg/context.js';
 import type { Cfg } from '../cfg/builder.js';
-import type { FlatInstruction, FunctionModel } from '../cfg/symbols.js';
+import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../cfg/symbols.js';
 import { affineAnalysis, type AffineFacts, type Form } from '../cfg/dataflow/affine.js';
+import { ATOM_MASK, PROV, provenanceAnalysis } from '../cfg/dataflow/provenance.js';
 import { reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
 import { CTA, uniformityAnalysis, WARP, type Uniformity } from '../cfg/dataflow/uniformity.js';
 
@@ -27,6 +28,8 @@ export type SyncOp =
   | 'cluster-wait'
   /** `mbarrier.try_wait`, `mbarrier.test_wait`. */
   | 'mbarrier-wait'
+  /** `mbarrier.arrive`, `mbarrier.arrive_drop`, `cp.async.mbarrier.arrive`. */
+  | 'mbarrier-arrive'
   /** `cp.async.wait_group`, `cp.async.wait_all`. */
   | 'async-wait'
   /** `cp.async.bulk.wait_group(.read)`. */
@@ -58,9 +61,11 @@ export function syncOp(node: A.Instruction): SyncOp | undefined {
       if (m.includes('.arrive')) return 'arrive';
       return 'barrier';
     case 'mbarrier':
-      return m.includes('.try_wait') || m.includes('.test_wait') ? 'mbarrier-wait' : undefined;
+      if (m.includes('.try_wait') || m.includes('.test_wait')) return 'mbarrier-wait';
+      return m.includes('.arrive') || m.includes('.arrive_drop') ? 'mbarrier-arrive' : undefined;
     case 'cp':
       if (!m.includes('.async')) return undefined;
+      if (m.includes('.mbarrier') && m.includes('.arrive')) return 'mbarrier-arrive';
       if (m.includes('.bulk')) return m.includes('.wait_group') ? 'bulk-wait' : undefined;
       return m.includes('.wait_group') || m.includes('.wait_all') ? 'async-wait' : undefined;
     case 'membar':
@@ -153,6 +158,12 @@ export interface SyncFacts {
   branchSplitsWarp(block: number): boolean;
   /** The same for an instruction's own guard. */
   guardSplitsWarp(index: number): boolean;
+  /** Whether the conditional branch ending `block` may split the threads of the CTA: CTA-varying by the
+   *  uniformity analysis (a one-warp CTA: warp-varying), unless its condition only varies through loads
+   *  at CTA-uniform addresses (equal for all threads when the kernel is race-free, which F036/F037 check). */
+  branchSplitsCta(block: number): boolean;
+  /** The same for an instruction's own guard. */
+  guardSplitsCta(index: number): boolean;
   /** Uniformity (computed on first use). */
   uniformity(): Uniformity;
   /** Affine facts (computed on first use). */
@@ -187,6 +198,13 @@ function isCtaWide(count: A.Expression | undefined, blockThreads: number | undef
   const v = constValue(count);
   return v !== undefined && blockThreads !== undefined && v === blockThreads;
 }
+
+/** Opcodes whose result is a pure function of their operands (followed by the uniform-load refinement). */
+const VALUE_OPCODES = new Set([
+  'add', 'sub', 'mul', 'mad', 'fma', 'mul24', 'mad24', 'min', 'max', 'abs', 'neg', 'and', 'or', 'xor', 'not', 'cnot',
+  'shl', 'shr', 'shf', 'cvt', 'cvta', 'mov', 'selp', 'slct', 'bfe', 'bfi', 'prmt', 'rem', 'div', 'popc', 'clz', 'brev', 'bfind',
+  'setp', 'set', 'lop3', 'copysign', 'sad', 'testp', 'rcp', 'sqrt', 'rsqrt', 'ex2', 'lg2',
+]);
 
 const CMP_NEGATION: Readonly<Record<string, string>> = {
   '.eq': '.ne', '.ne': '.eq', '.lt': '.ge', '.ge': '.lt', '.le': '.gt', '.gt': '.le',
@@ -456,12 +474,61 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
   };
 
   // Warp-uniform predicates the uniformity analysis cannot see (it has no lane model).
-  const laneInvariant = (at: number, e: A.Expression): boolean => {
+  const laneInvariant = (at: number, e: A.Expression, depth = 0): boolean => {
     if (e.kind === 'Int') return true;
     const f = affine().operand(at, e);
-    if (f === undefined) return false;
-    const ls = affine().laneStride(f);
-    return ls !== undefined && ls.stride === 0;
+    const ls = f === undefined ? undefined : affine().laneStride(f);
+    if (ls !== undefined && ls.stride === 0) return true;
+    return depth < 6 && e.kind === 'Name' && warpBits(at, e, depth);
+  };
+  /** The single defining instruction of register operand `e` read at `at`, or -1. */
+  const singleDef = (at: number, e: A.Expression): number => {
+    if (e.kind !== 'Name') return -1;
+    const r = fn.resolve(e);
+    if (r?.kind !== 'register') return -1;
+    const defs = ctx.get(fn, reachingDefinitionsAnalysis).reaching(at, r);
+    return defs.length === 1 && defs[0]! >= 0 && ins[defs[0]!]!.node.guard === undefined ? defs[0]! : -1;
+  };
+  const sregOperand = (at: number, e: A.Expression, name: string, component?: string): boolean => {
+    if (e.kind === 'Name' && e.name === name && (component === undefined || (e.component ?? 'x') === component)) return true;
+    const d = singleDef(at, e);
+    const n = d < 0 ? undefined : ins[d]!.node;
+    return n !== undefined && (n.opcode === 'mov' || n.opcode === 'cvt') && n.operands.length === 2 && sregOperand(d, n.operands[1]!, name, component);
+  };
+  /** The linear thread index (`%tid.x + %ntid.x * (%tid.y + %ntid.y * %tid.z)`, cooperative groups'
+   *  `thread_rank()`): warps are 32 consecutive values of it, so its bits from 5 up are warp-uniform. */
+  const linearTid = (at: number, e: A.Expression, depth: number): boolean => {
+    if (depth > 4) return false;
+    if (sregOperand(at, e, '%tid', 'x')) return blockThreads === undefined || (size?.[1] ?? 1) * (size?.[2] ?? 1) === 1 || size![0] % 32 === 0;
+    const d = singleDef(at, e);
+    const n = d < 0 ? undefined : ins[d]!.node;
+    if (n === undefined || n.opcode !== 'mad' || n.modifiers.includes('.hi') || n.operands.length !== 4) return false;
+    const [, a, b, c] = n.operands as [A.Expression, A.Expression, A.Expression, A.Expression];
+    const inner = (x: A.Expression, y: A.Expression, dim: string, next: string): boolean =>
+      sregOperand(d, y, '%ntid', dim) && (sregOperand(d, x, '%tid', next) || (next === 'y' && linearYZ(d, x)));
+    const linearYZ = (at2: number, x: A.Expression): boolean => {
+      const d2 = singleDef(at2, x);
+      const m = d2 < 0 ? undefined : ins[d2]!.node;
+      if (m === undefined || m.opcode !== 'mad' || m.operands.length !== 4) return false;
+      const [, p, q, r] = m.operands as [A.Expression, A.Expression, A.Expression, A.Expression];
+      return sregOperand(d2, r, '%tid', 'y') && ((sregOperand(d2, p, '%tid', 'z') && sregOperand(d2, q, '%ntid', 'y')) || (sregOperand(d2, q, '%tid', 'z') && sregOperand(d2, p, '%ntid', 'y')));
+    };
+    return sregOperand(d, c, '%tid', 'x') && (inner(a, b, 'x', 'y') || inner(b, a, 'x', 'y'));
+  };
+  /** Values equal across the lanes of a warp that the lane model cannot see: bits 5 and up of the linear thread
+   *  index (`and` with a mask whose low 5 bits are clear, `shr` by 5 or more), and pure functions of such values. */
+  const warpBits = (at: number, e: A.Expression, depth: number): boolean => {
+    const d = singleDef(at, e);
+    const n = d < 0 ? undefined : ins[d]!.node;
+    if (n === undefined) return false;
+    const ops = n.operands;
+    if (n.opcode === 'and' && ops.length === 3) {
+      const m = constValue(ops[2]);
+      if (m !== undefined && (m & 31) === 0 && linearTid(d, ops[1]!, 0)) return true;
+    }
+    if (n.opcode === 'shr' && ops.length === 3 && (constValue(ops[2]) ?? 0) >= 5 && linearTid(d, ops[1]!, 0)) return true;
+    if (!VALUE_OPCODES.has(n.opcode) || (n.opcode === 'mov' && ops[1]?.kind === 'Name' && fn.resolve(ops[1])?.kind === 'sreg')) return false;
+    return ops.slice(1).every((o) => laneInvariant(d, o, depth + 1));
   };
   /** `x cmp k` with x = base + s·lane (base a multiple of 32·s) and k a multiple of 32·s (`%tid.x < 32`,
    *  `%tid.x > 63`): every warp's 32 values lie on one side of the threshold. */
@@ -512,6 +579,69 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
     predMemo.set(key, ok);
     return ok;
   };
+  /** Whether the value of `reg` read at `at` is uniform at `level` once loads from uniform addresses count as
+   *  uniform (non-volatile, non-atomic loads: under race freedom every thread that reads one address in one
+   *  barrier phase sees one value). Follows single definitions only. */
+  const modMemo = new Map<string, boolean>();
+  const uniformModLoads = (at: number, reg: RegisterSymbol, level: number, depth: number): boolean => {
+    const u = uniformity();
+    const bit = level === CTA && blockThreads !== undefined && blockThreads <= 32 ? WARP : level;
+    if ((u.useVariance(at, reg) & bit) === 0) return true;
+    if (depth > 24) return false;
+    const key = `${at}:${reg.id}:${level}`;
+    const hit = modMemo.get(key);
+    if (hit !== undefined) return hit;
+    // In progress: assume uniform (a loop-carried counter is uniform when its start and step are).
+    modMemo.set(key, true);
+    const rd = ctx.get(fn, reachingDefinitionsAnalysis);
+    const defs = rd.reaching(at, reg);
+    // Several definitions: each must qualify, and the branches choosing between them must not split the threads.
+    const ok = defs.length > 0 && defs.every((d) => {
+      if (d < 0) return false;
+      const node = ins[d]!.node;
+      if (defs.length > 1 && controlDeps(cfg.blockOf[d]!).some((b) => (level === WARP ? branchSplitsWarp(b) : branchSplitsCta(b)))) return false;
+      if (node.guard !== undefined) {
+        const g = fn.resolveGuard(node.guard);
+        if (g?.kind !== 'register' || !uniformModLoads(d, g, level, depth + 1)) return false;
+      }
+      if (node.opcode === 'ld' || node.opcode === 'ldu') {
+        const weak = !node.modifiers.some((m) => m === '.volatile' || m === '.relaxed' || m === '.acquire' || m === '.sc');
+        const addr = node.operands.find((o) => o.kind === 'Address');
+        return weak && addr !== undefined && sharedMemorySpace(d)
+          && ((u.operandVariance(d, addr) & bit) === 0 || addressUniformModLoads(d, addr, level, depth + 1)
+            || (level === WARP && addr.elements.length === 1 && laneInvariant(d, addr.elements[0]!)));
+      }
+      if (VALUE_OPCODES.has(node.opcode)) return node.operands.slice(1).every((o) => operandUniformModLoads(d, o, level, depth + 1));
+      return false;
+    });
+    modMemo.set(key, ok);
+    return ok;
+  };
+  const operandUniformModLoads = (at: number, e: A.Expression, level: number, depth: number): boolean => {
+    switch (e.kind) {
+      case 'Name': {
+        const sym = fn.resolve(e);
+        if (sym?.kind === 'register') return uniformModLoads(at, sym, level, depth);
+        const bit = level === CTA && blockThreads !== undefined && blockThreads <= 32 ? WARP : level;
+        return (uniformity().operandVariance(at, e) & bit) === 0;
+      }
+      case 'Unary': case 'Cast': return operandUniformModLoads(at, e.arg, level, depth);
+      case 'Binary': return operandUniformModLoads(at, e.left, level, depth) && operandUniformModLoads(at, e.right, level, depth);
+      case 'Vector': case 'Address': case 'List': return e.elements.every((x) => operandUniformModLoads(at, x, level, depth));
+      default: return true;
+    }
+  };
+  /** A load from memory all threads see alike (global, shared, const; not local, not a `.func` parameter). */
+  const sharedMemorySpace = (i: number): boolean => {
+    const m = ins[i]!.node.modifiers;
+    if (m.some((x) => x === '.global' || x === '.shared' || x.startsWith('.shared::') || x === '.const' || x.startsWith('.const['))) return true;
+    if (m.some((x) => x === '.local' || x === '.param' || x.startsWith('.param::'))) return false;
+    const acc = ctx.get(fn, provenanceAnalysis).accessesAt(i)[0];
+    const atoms = (acc?.provenance ?? 0) & ATOM_MASK;
+    const ok = PROV.global | PROV['generic-global'] | PROV['shared-window'] | PROV['shared-generic'] | PROV.const | PROV['const-generic'];
+    return atoms !== 0 && (atoms & ~ok) === 0;
+  };
+  const addressUniformModLoads = (at: number, e: A.Expression, level: number, depth: number): boolean => operandUniformModLoads(at, e, level, depth);
   const guardSplitsWarp = (index: number): boolean => {
     const node = ins[index]!.node;
     const g = node.guard;
@@ -519,18 +649,45 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
     const sym = fn.resolveGuard(g);
     if (sym?.kind !== 'register') return true;
     if ((uniformity().useVariance(index, sym) & WARP) === 0) return false;
-    return !predWarpUniform(index, g.predicate, 0);
+    return !predWarpUniform(index, g.predicate, 0) && !uniformModLoads(index, sym, WARP, 0);
   };
-  const branchSplitsWarp = (block: number): boolean => {
+  const splitMemo = new Map<string, boolean>();
+  const memoSplit = (key: string, f: () => boolean): boolean => {
+    const hit = splitMemo.get(key);
+    if (hit !== undefined) return hit;
+    splitMemo.set(key, false); // in progress: assume it does not (a loop's exit test reached from its own body)
+    const v = f();
+    splitMemo.set(key, v);
+    return v;
+  };
+  const branchSplitsWarp = (block: number): boolean => memoSplit(`w${block}`, () => branchSplitsWarp0(block));
+  const branchSplitsCta = (block: number): boolean => memoSplit(`c${block}`, () => branchSplitsCta0(block));
+  const branchSplitsWarp0 = (block: number): boolean => {
     const f = uniformity().branchOf(block);
     if (f === undefined || (f.variance & WARP) === 0) return false;
     const node = ins[f.instruction]!.node;
     if (node.opcode === 'brx' || node.guard === undefined) return true;
     return guardSplitsWarp(f.instruction);
   };
+  const guardSplitsCta = (index: number): boolean => {
+    const g = ins[index]!.node.guard;
+    if (g === undefined) return false;
+    const sym = fn.resolveGuard(g);
+    if (sym?.kind !== 'register') return true;
+    return !uniformModLoads(index, sym, CTA, 0);
+  };
+  const branchSplitsCta0 = (block: number): boolean => {
+    const f = uniformity().branchOf(block);
+    if (f === undefined) return false;
+    const bit = blockThreads !== undefined && blockThreads <= 32 ? WARP : CTA;
+    if ((f.variance & bit) === 0) return false;
+    const node = ins[f.instruction]!.node;
+    if (node.opcode === 'brx' || node.guard === undefined) return true;
+    return guardSplitsCta(f.instruction);
+  };
 
   return {
-    fn, cfg, ops, barriers, collectives, blockThreads, fullBox, branchSplitsWarp, guardSplitsWarp,
+    fn, cfg, ops, barriers, collectives, blockThreads, fullBox, branchSplitsWarp, guardSplitsWarp, branchSplitsCta, guardSplitsCta,
     has: (op) => present.has(op),
     varies: (v, level) => (level === CTA && blockThreads !== undefined && blockThreads <= 32 ? (v & WARP) !== 0 : (v & level) !== 0),
     uniformity, affine, exitOnly, ipdom, controlDeps, reaches, loopsOf, exitsLoop, threadBox, edgeBox,

@@ -36,6 +36,9 @@ export interface OverlapSide {
   readonly bytes: number;
   /** The threads that may make this access. */
   readonly box: Box;
+  /** The variable the address is based on (its symbol id) and its size in bytes: the access is
+   *  assumed in bounds, which rules out threads whose address would fall outside. */
+  readonly bound?: { readonly base: number; readonly size: number };
 }
 
 export interface OverlapContext {
@@ -46,6 +49,9 @@ export interface OverlapContext {
   range(sym: AffineSymbol): { readonly lo: number; readonly hi: number } | undefined;
   /** A symbol that may take a different value for each access. */
   independent(sym: AffineSymbol): boolean;
+  /** A value read from memory (a loaded index): it may differ per thread; within its range when known, else an
+   *  address made of it and no thread index may be any element. */
+  dataDependent?(sym: AffineSymbol): boolean;
 }
 
 export type ThreadOverlap =
@@ -70,13 +76,17 @@ interface Var {
   second?: boolean;
 }
 
-function search(vars: readonly Var[], L: number, H: number, distinct: boolean): number[] | null | 'budget' {
-  if (vars.length === 0) return L <= 0 && 0 <= H && !distinct ? [] : null;
+/** A linear constraint lo ≤ c + Σ coefs[k]·vars[k] ≤ hi checked on every candidate. */
+interface Constraint { coefs: number[]; c: number; lo: number; hi: number }
+
+function search(vars: readonly Var[], L: number, H: number, distinct: boolean, extra: readonly Constraint[] = []): number[] | null | 'budget' {
+  if (vars.length === 0) return L <= 0 && 0 <= H && !distinct && extra.every((k) => k.lo <= k.c && k.c <= k.hi) ? [] : null;
   let size = 1;
   for (let k = 0; k < vars.length - 1; k++) {
     size *= vars[k]!.hi - vars[k]!.lo + 1;
     if (size > BUDGET) return 'budget';
   }
+  let steps = 0;
   const vals = new Array<number>(vars.length).fill(0);
   const last = vars.length - 1;
   const differs = (upto: number): boolean => {
@@ -87,6 +97,11 @@ function search(vars: readonly Var[], L: number, H: number, distinct: boolean): 
     }
     return false;
   };
+  const fits = (): boolean => extra.every((k) => {
+    let x = k.c;
+    for (let j = 0; j < vals.length; j++) x += k.coefs[j]! * vals[j]!;
+    return k.lo <= x && x <= k.hi;
+  });
   const solveLast = (sum: number): boolean => {
     const v = vars[last]!;
     const lo = L - sum;
@@ -106,20 +121,19 @@ function search(vars: readonly Var[], L: number, H: number, distinct: boolean): 
     }
     zlo = Math.max(zlo, v.lo);
     zhi = Math.min(zhi, v.hi);
-    if (zlo > zhi) return false;
     let forbidden: number | undefined;
     if (distinct && !differs(last)) {
       if (v.delta === true) forbidden = 0;
       else if (v.second === true) forbidden = vals[last - 1];
       else return false;
     }
-    let z = zlo;
-    if (z === forbidden) {
-      if (z + 1 <= zhi) z += 1;
-      else return false;
+    for (let z = zlo; z <= zhi; z++) {
+      if (z === forbidden) continue;
+      vals[last] = z;
+      if (extra.length === 0 || fits()) return true;
+      if (++steps > BUDGET) throw new Error('budget');
     }
-    vals[last] = z;
-    return true;
+    return false;
   };
   const rec = (k: number, sum: number): boolean => {
     if (k === last) return solveLast(sum);
@@ -130,7 +144,11 @@ function search(vars: readonly Var[], L: number, H: number, distinct: boolean): 
     }
     return false;
   };
-  return rec(0, 0) ? vals : null;
+  try {
+    return rec(0, 0) ? vals : null;
+  } catch {
+    return 'budget';
+  }
 }
 
 /** A thread-index term: `coef · (tid.dim >> shift)`. */
@@ -171,8 +189,22 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
     const r = ctx.range(s);
     return r === undefined || !Number.isFinite(r.lo) || !Number.isFinite(r.hi) || r.hi - r.lo > WIDE ? undefined : r;
   };
+  let dataA = false;
+  let dataB = false;
   for (const [id, [ca, cb]] of coefs) {
     const s = ctx.symbols[id]!;
+    if (ctx.dataDependent?.(s) === true) {
+      // A loaded value: each access has its own, within its range when the ranges analysis bounds it.
+      const r = bounded(s);
+      if (r === undefined) {
+        dataA ||= ca !== 0;
+        dataB ||= cb !== 0;
+      } else {
+        if (ca !== 0) frees.push({ coef: ca, lo: r.lo, hi: r.hi });
+        if (cb !== 0) frees.push({ coef: -cb, lo: r.lo, hi: r.hi });
+      }
+      continue;
+    }
     const tt = threadTermOf(ctx, s);
     if (tt === 'lane') {
       // %laneid = tid.x − 32·(tid.x >> 5) (warps are 32 consecutive x indices).
@@ -202,10 +234,27 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
     else frees.push({ coef: ca - cb, lo: r.lo, hi: r.hi });
   }
 
+  // In-bounds constraints apply when an address is its variable plus thread terms only.
+  const boundedSide = (side: OverlapSide): boolean => side.bound !== undefined && side.form.terms.every((t) =>
+    (t.sym === side.bound!.base && t.coef === 1) || threadTermOf(ctx, ctx.symbols[t.sym]!) !== undefined);
+  const boundA = boundedSide(a);
+  const boundB = boundedSide(b);
+  const pairs = boundA || boundB;
+  // A data-dependent address with no thread index (`h[in[i]]`) may be any element: two different threads
+  // collide when there are two. With a thread index in it as well, the answer is unknown.
+  if (dataA || dataB) {
+    if ((dataA && termsA.length > 0) || (dataB && termsB.length > 0)) return { kind: 'unknown', reason: 'a loaded value and a thread index in one address' };
+    const one = boxA.every(([lo, hi], d) => lo === hi && boxB[d]![0] === lo && boxB[d]![1] === hi);
+    if (one) return { kind: 'same-thread-only' };
+    const first = boxA.map(([lo]) => lo);
+    const second = boxB.map(([lo, hi], d) => (lo !== first[d] ? lo : Math.min(hi, lo + 1)));
+    return { kind: 'cross-thread', first, second };
+  }
   // Digits per dimension.
   const groups: Var[][] = [];
-  const digitInfo: { dim: number; shift: number; group: number; alo: number; blo: number }[] = [];
+  const digitInfo: { dim: number; shift: number; group: number; alo: number; blo: number; cA: number; cB: number }[] = [];
   let hidden = false;
+  const hiddenDigits: { dim: number; shift: number; lo: number; hi: number; alo: number; bhi: number }[] = [];
   for (let d = 0; d < 3; d++) {
     const shifts = [...new Set([0, ...termsA.filter((t) => t.dim === d).map((t) => t.shift), ...termsB.filter((t) => t.dim === d).map((t) => t.shift)])].sort((x, y) => x - y);
     const ba = digitBounds(boxA[d]![0], boxA[d]![1], shifts);
@@ -223,21 +272,63 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
       const [blo, bhi] = bb[j]!;
       if (cA === 0 && cB === 0) {
         // A digit no address uses: two threads differing only here collide if both can take two values.
-        if (!(alo === ahi && blo === bhi && alo === blo)) hidden = true;
+        if (!(alo === ahi && blo === bhi && alo === blo)) {
+          hidden = true;
+          hiddenDigits.push({ dim: d, shift: s, lo: Math.max(alo, blo), hi: Math.min(ahi, bhi), alo, bhi });
+        }
         continue;
       }
-      digitInfo.push({ dim: d, shift: s, group: groups.length, alo, blo });
-      if (cA === cB) groups.push([{ coef: cA, lo: alo - bhi, hi: ahi - blo, delta: true }]);
+      digitInfo.push({ dim: d, shift: s, group: groups.length, alo, blo, cA, cB });
+      if (cA === cB && !pairs) groups.push([{ coef: cA, lo: alo - bhi, hi: ahi - blo, delta: true }]);
       else groups.push([{ coef: cA, lo: alo, hi: ahi }, { coef: -cB, lo: blo, hi: bhi, second: true }]);
     }
   }
   const originalGroups = groups.slice();
-  groups.sort((x, y) => (x[0]!.hi - x[0]!.lo) - (y[0]!.hi - y[0]!.lo));
+  // In-bounds: 0 ≤ c + Σ digit terms ≤ size − bytes, for the first thread (A) and the second (B),
+  // as (variable, coefficient) lists; they also narrow each digit's range before the search.
+  const bounds: { terms: [Var, number][]; c: number; lo: number; hi: number }[] = [];
+  for (const [side, isA] of [[a, true], [b, false]] as const) {
+    if (!(isA ? boundA : boundB)) continue;
+    const terms: [Var, number][] = [];
+    for (const info of digitInfo) {
+      const grp = originalGroups[info.group]!;
+      terms.push([isA ? grp[0]! : grp[1]!, isA ? info.cA : info.cB]);
+    }
+    bounds.push({ terms, c: side.form.c, lo: 0, hi: side.bound!.size - side.bytes });
+  }
+  for (let round = 0; round < 3; round++) {
+    for (const k of bounds) {
+      for (const [v, a0] of k.terms) {
+        if (a0 === 0) continue;
+        let min = k.c;
+        let max = k.c;
+        for (const [w0, a1] of k.terms) {
+          if (w0 === v) continue;
+          min += Math.min(a1 * w0.lo, a1 * w0.hi);
+          max += Math.max(a1 * w0.lo, a1 * w0.hi);
+        }
+        // lo ≤ min + a0·v and max + a0·v ≤ hi bound v when the rest is at its extreme.
+        const lo = (k.lo - max) / a0;
+        const hi = (k.hi - min) / a0;
+        v.lo = Math.max(v.lo, Math.ceil(Math.min(lo, hi)));
+        v.hi = Math.min(v.hi, Math.floor(Math.max(lo, hi)));
+      }
+    }
+  }
+  if (groups.some((g) => g.some((v) => v.lo > v.hi))) return { kind: 'disjoint' };
+  groups.sort((x, y) => (x[0]!.hi - x[0]!.lo) * (x.length === 2 ? x[1]!.hi - x[1]!.lo + 1 : 1) - (y[0]!.hi - y[0]!.lo) * (y.length === 2 ? y[1]!.hi - y[1]!.lo + 1 : 1));
   const order = groups.flat();
   const vars = [...frees, ...order];
   const L = 1 - a.bytes - dc;
   const H = b.bytes - 1 - dc;
-  const w = search(vars, L, H, !hidden);
+  const position = new Map<Var, number>();
+  vars.forEach((v, k) => position.set(v, k));
+  const extra: Constraint[] = bounds.map((k) => {
+    const coefs = new Array<number>(vars.length).fill(0);
+    for (const [v, a0] of k.terms) coefs[position.get(v)!] = a0;
+    return { coefs, c: k.c, lo: k.lo, hi: k.hi };
+  });
+  const w = search(vars, L, H, !hidden, extra);
   if (w === 'budget') return { kind: 'unknown', reason: 'too many thread combinations to decide' };
   if (w !== null) {
     // Each thread's indices from its digits (for a δ digit, the lowest second digit that fits both boxes).
@@ -256,6 +347,16 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
       } else {
         first[info.dim]! += valueOf.get(grp[0]!)! * scale;
         second[info.dim]! += valueOf.get(grp[1]!)! * scale;
+      }
+    }
+    // Threads that differ only in a digit no address uses: make the witness show it.
+    if (first.every((v, d) => v === second[d])) {
+      const h = hiddenDigits[0];
+      if (h !== undefined) {
+        const scale = 2 ** h.shift;
+        const fd = Math.floor(first[h.dim]! / scale) % (2 ** 30);
+        const sd = fd + 1 <= h.bhi ? fd + 1 : h.alo;
+        second[h.dim]! += (sd - fd) * scale;
       }
     }
     return { kind: 'cross-thread', first, second };

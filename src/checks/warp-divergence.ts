@@ -30,7 +30,7 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): WarpDivergence {
   const ins = fn.instructions;
   const matches = (c: CollectiveInfo) => (i: number): boolean => {
     const o = collectiveOf(ins[i]!);
-    return o !== undefined && o.family === c.family && o.maskValue === c.maskValue && o.maskValue !== undefined;
+    return o !== undefined && o.family === c.family && c.maskValue !== undefined && maskOf(o) === c.maskValue;
   };
   /** A path from a successor of B to P (or to an exit-only block) through no block holding a matching collective. */
   const bypass = (B: number, P: number, match: (i: number) => boolean): boolean => {
@@ -56,7 +56,15 @@ function compute(ctx: AnalysisContext, fn: FunctionModel): WarpDivergence {
     const lane = node.operands[2];
     return lane !== undefined && (facts.uniformity().operandVariance(i, lane) & WARP) !== 0;
   };
-  for (const c of facts.collectives) {
+  /** The mask as a constant: an immediate, or a register holding one (nvcc: `mov.b32 %r, -1`). */
+  const maskOf = (c: CollectiveInfo): number | undefined => {
+    if (c.maskValue !== undefined || c.mask === undefined) return c.maskValue;
+    const f = facts.affine().operand(c.index, c.mask);
+    return f !== undefined && f.terms.length === 0 ? f.c >>> 0 : undefined;
+  };
+  for (const c0 of facts.collectives) {
+    const mask = maskOf(c0);
+    const c: CollectiveInfo = mask === undefined ? c0 : { ...c0, maskValue: mask };
     const i = c.index;
     const full = c.maskValue === FULL_MASK;
     if (facts.guardSplitsWarp(i)) {

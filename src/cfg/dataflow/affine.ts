@@ -2124,6 +2124,20 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
   const symbols = engine.symbols;
   const lanes = (): LaneModel => new LaneModel(symbols, engine.block, engine.blockExact);
   const indexOf = (ins: number | FlatInstruction): number => (typeof ins === 'number' ? ins : ins.index);
+  /** An operand expression of instruction i, evaluated at width w (default: the instruction's integer type). */
+  const evalAt = (i: number, e: A.Expression, w: number | undefined): Form | undefined => {
+    const c = engine.code.ins[i];
+    if (c === undefined || engine.reached[i] === 0) return undefined;
+    const at = engine.code.offsets[i]!;
+    let missing = false;
+    const f = engine.evalExpr(e, w ?? c.ty?.width ?? 64, (r) => {
+      const k = c.uses.indexOf(r);
+      const hit = k < 0 ? undefined : engine.records[at + k];
+      if (hit === undefined) missing = true;
+      return hit;
+    });
+    return missing ? undefined : f;
+  };
   const facts: AffineFacts = {
     fn,
     symbols,
@@ -2139,23 +2153,13 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
       return k < 0 ? undefined : engine.records[engine.code.offsets[i]! + c!.uses.length + k];
     },
     operand(ins, e) {
-      const i = indexOf(ins);
-      const c = engine.code.ins[i];
-      if (c === undefined || engine.reached[i] === 0) return undefined;
-      const at = engine.code.offsets[i]!;
-      let missing = false;
-      const f = engine.evalExpr(e, c.ty?.width ?? 64, (r) => {
-        const k = c.uses.indexOf(r);
-        const hit = k < 0 ? undefined : engine.records[at + k];
-        if (hit === undefined) missing = true;
-        return hit;
-      });
-      return missing ? undefined : f;
+      return evalAt(indexOf(ins), e, undefined);
     },
     addressOf(ins, which = 0) {
       const i = indexOf(ins);
       const e = addressOperand(fn.instructions[i]!.node, which);
-      return e === undefined ? undefined : facts.operand(i, e);
+      // Address arithmetic is at the address's width, not the data type's (`st.u8 [%r+128]`).
+      return e === undefined ? undefined : evalAt(i, e, 64);
     },
     format: (f) => engine.format(f),
     inductionVariables: () => symbols.filter((s): s is IvSymbol => s.kind === 'iv'),

@@ -1,0 +1,112 @@
+// CUDA fixtures of the synchronization family (F036–F050): each `.cu` under
+// fixtures/checks/F0xx/{fails,passes}/ marks its expected findings on the
+// source line (`// expect: F036`, several ids allowed). The tests compile it
+// with `nvcc -ptx -lineinfo` at the targets its `// arch: sm_XX` header allows
+// (minimum; default sm_75) and sm_90, run every check of the family, map each
+// finding through `.loc` to its `.cu` line, and compare the set of (id, line)
+// with the marks: a fails/ file must produce exactly its marks, a passes/ file
+// nothing.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runChecks } from '../../src/checks/run.js';
+import type * as A from '../../src/parser/ast.js';
+import { parsePtx } from '../../src/parser/parse.js';
+import { listFiles } from '../helpers/corpus.js';
+import { compileCuda, NVCC, toolMissing } from '../helpers/toolchain.js';
+
+export const SYNC_IDS = ['F036', 'F037', 'F038', 'F039', 'F040', 'F041', 'F042', 'F043', 'F044', 'F045', 'F046', 'F047', 'F048', 'F049', 'F050'];
+
+/** The fixture files of one check: fails/ and passes/ `.cu` files. */
+export function cudaFixtures(id: string): { fails: string[]; passes: string[] } {
+  const dir = join('fixtures', 'checks', id);
+  const list = (sub: string): string[] => (existsSync(join(dir, sub)) ? listFiles(join(dir, sub), '.cu') : []);
+  return { fails: list('fails'), passes: list('passes') };
+}
+
+/** Every `// expect: F0xx [F0yy]` mark of a source, as `F0xx:line` strings. */
+export function expectedMarks(source: string): string[] {
+  const out: string[] = [];
+  source.split('\n').forEach((text, i) => {
+    const m = /\/\/\s*expect:\s*((?:F\d{3}\s*)+)$/.exec(text.trim());
+    if (m !== null) for (const id of m[1]!.trim().split(/\s+/)) out.push(`${id}:${i + 1}`);
+  });
+  return out.sort();
+}
+
+/** The targets a fixture compiles for: `// archs: sm_XX ...` exactly, else its `// arch: sm_XX` minimum
+ *  (default sm_75) and sm_90. */
+export function fixtureArchs(source: string): string[] {
+  const only = /^\/\/\s*archs:\s*((?:sm_\w+\s*)+)$/m.exec(source);
+  if (only !== null) return only[1]!.trim().split(/\s+/);
+  const m = /^\/\/\s*arch:\s*(sm_\d+)/m.exec(source);
+  const min = m?.[1] ?? 'sm_75';
+  return [...new Set([min, 'sm_90'])];
+}
+
+/** PTX line → line of the `.cu` file, through `.loc`: an instruction inlined from a header (`__shfl_sync`,
+ *  `atomicAdd`) maps to the kernel line its `inlined_at` names. */
+export function cudaLines(module: A.Module, file: string): Map<number, number> {
+  const files = new Set<number>();
+  for (const s of module.statements) if (s.kind === 'File' && basename(s.path) === basename(file)) files.add(s.index);
+  const out = new Map<number, number>();
+  let line = -1;
+  const walk = (b: A.Block): void => {
+    for (const s of b.statements) {
+      if (s.kind === 'Loc') {
+        if (files.has(s.file)) line = s.line;
+        else if (s.inlinedAt !== undefined && files.has(s.inlinedAt.file)) line = s.inlinedAt.line;
+      } else if (s.kind === 'Instruction') {
+        if (line > 0) out.set(s.range.line, line);
+      } else if (s.kind === 'Block') walk(s);
+    }
+  };
+  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) { line = -1; walk(s.body); }
+  return out;
+}
+
+/** The family's findings on a compiled fixture, as `F0xx:line` (source lines of the `.cu` file; a finding
+ *  no `.loc` maps gets minus its PTX line). */
+export function sourceFindings(ptx: string, file: string): { marks: string[]; details: string[] } {
+  const parsed = parsePtx(ptx);
+  expect(parsed.errors).toEqual([]);
+  const report = runChecks(parsed.module, ptx, { only: SYNC_IDS });
+  const lines = cudaLines(parsed.module, file);
+  const marks = new Set<string>();
+  const details: string[] = [];
+  for (const f of report.findings) {
+    const line = lines.get(f.location.line) ?? -f.location.line;
+    marks.add(`${f.id}:${line}`);
+    details.push(`${f.id}:${line} (ptx ${f.location.line}) ${f.message}`);
+  }
+  return { marks: [...marks].sort(), details };
+}
+
+/** Vitest cases for one check's CUDA fixtures. */
+export function describeCudaFixtures(id: string): void {
+  const missing = toolMissing(NVCC);
+  const { fails, passes } = cudaFixtures(id);
+  describe(`${id} CUDA fixtures (nvcc -lineinfo, findings matched through .loc)`, () => {
+    if (missing !== undefined) {
+      it.skip(`skipped: ${missing}`, () => {});
+      return;
+    }
+    it('has fixtures that fail and fixtures that pass', () => {
+      expect(fails.length).toBeGreaterThan(0);
+      expect(passes.length).toBeGreaterThan(0);
+    });
+    for (const file of [...fails, ...passes]) {
+      const source = readFileSync(file, 'utf8');
+      const expected = expectedMarks(source);
+      for (const arch of fixtureArchs(source)) {
+        it(`${file}@${arch}: ${expected.length === 0 ? 'no finding' : expected.join(' ')}`, async () => {
+          if (fails.includes(file)) expect(expected.length).toBeGreaterThan(0);
+          else expect(expected).toEqual([]);
+          const ptx = await compileCuda(file, arch);
+          const got = sourceFindings(ptx, file);
+          expect(got.marks, got.details.join('\n')).toEqual(expected);
+        });
+      }
+    }
+  });
+}
