@@ -10,18 +10,10 @@ import { readFileSync } from 'node:fs';
 import { parsePtx } from '../dist/parser/parse.js';
 import { AnalysisContext } from '../dist/cfg/context.js';
 import { analyzeText } from '../dist/analyze.js';
-import { reachingDefinitionsAnalysis } from '../dist/cfg/dataflow/reaching-definitions.js';
-import { livenessAnalysis } from '../dist/cfg/dataflow/liveness.js';
-import { uniformityAnalysis } from '../dist/cfg/dataflow/uniformity.js';
-import { provenanceAnalysis } from '../dist/cfg/dataflow/provenance.js';
-import { taintAnalysis } from '../dist/cfg/dataflow/taint.js';
-import { affineAnalysis } from '../dist/cfg/dataflow/affine.js';
-import { rangeAnalysis } from '../dist/cfg/dataflow/ranges.js';
 
 const [file, runsArg, mode = 'parse'] = process.argv.slice(2);
 const runs = Number(runsArg ?? 3);
 const text = readFileSync(file, 'utf8');
-const ANALYSES = [reachingDefinitionsAnalysis, livenessAnalysis, uniformityAnalysis, provenanceAnalysis, taintAnalysis, affineAnalysis, rangeAnalysis];
 
 function once() {
   if (mode === 'parse') return parsePtx(text).errors.length;
@@ -30,7 +22,7 @@ function once() {
   const ctx = new AnalysisContext(r.module);
   for (const fn of ctx.functions) {
     ctx.cfg(fn); ctx.dominators(fn); ctx.postDominators(fn); ctx.loops(fn); ctx.controlDependence(fn);
-    for (const a of ANALYSES) ctx.get(fn, a);
+    ctx.reachingDefinitions(fn); ctx.liveness(fn); ctx.uniformity(fn); ctx.provenance(fn); ctx.taint(fn); ctx.affine(fn); ctx.ranges(fn);
   }
   return r.errors.length;
 }

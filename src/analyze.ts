@@ -198,6 +198,10 @@ async function analyzeInWorkers(files: readonly string[], options: AnalyzeOption
   let next = 0;
   let done = 0;
   await new Promise<void>((resolveAll, rejectAll) => {
+    const notAnalyzed = (index: number, why: string, checksMs = 0): FileAnalysis => ({
+      file: files[index] === '-' ? '<stdin>' : files[index]!, exitCode: EXIT.input, timings: { parseMs: 0, checksMs },
+      error: { message: `not analyzed: ${why}`, diagnostics: [] },
+    });
     const finish = (index: number, result: FileAnalysis): void => {
       results[index] = result;
       done++;
@@ -221,8 +225,7 @@ async function analyzeInWorkers(files: readonly string[], options: AnalyzeOption
               const index = current;
               current = -1;
               void w.terminate();
-              const name = files[index] === '-' ? '<stdin>' : files[index]!;
-              finish(index, { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: timeoutSeconds * 1000 }, error: { message: `not analyzed: it took longer than --timeout ${timeoutSeconds} s`, diagnostics: [] } });
+              finish(index, notAnalyzed(index, `it took longer than --timeout ${timeoutSeconds} s`, timeoutSeconds * 1000));
               if (next < files.length) start();
             }, timeoutSeconds * 1000);
           }
@@ -242,10 +245,9 @@ async function analyzeInWorkers(files: readonly string[], options: AnalyzeOption
         if (current === -1) return;
         const index = current;
         current = -1;
-        const name = files[index] === '-' ? '<stdin>' : files[index]!;
         const why = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? `it needs more than ${options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB} MB of memory` : err.message;
-        finish(index, { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: `not analyzed: ${why}`, diagnostics: [] } });
+        finish(index, notAnalyzed(index, why));
         if (next < files.length) start();
         else if (done === files.length) resolveAll();
       });

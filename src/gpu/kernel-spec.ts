@@ -33,13 +33,10 @@ export function prepareKernelSpec(spec: KernelSpec, specDir: string, workDir: st
     if (a.kind === 'scalar') return { kind: 'scalar' as const, name: a.name, type: a.type, value: a.value };
     const bytes = Math.max(4, a.count * bufferElementBytes(a.type));
     const data = inputs[a.name];
-    let fill: LaunchSpec['args'][number] extends infer T ? T extends { kind: 'buffer'; fill: infer F } ? F : never : never = 'zeros';
-    if (data !== undefined) {
-      const file = join(workDir, `${a.name}.in.bin`);
-      writeFileSync(file, toBytes(data));
-      fill = { file };
-    }
-    return { kind: 'buffer' as const, name: a.name, bytes, fill, capture: a.role !== 'input' };
+    if (data === undefined) return { kind: 'buffer' as const, name: a.name, bytes, fill: 'zeros' as const, capture: a.role !== 'input' };
+    const file = join(workDir, `${a.name}.in.bin`);
+    writeFileSync(file, toBytes(data));
+    return { kind: 'buffer' as const, name: a.name, bytes, fill: { file }, capture: a.role !== 'input' };
   });
   return {
     spec: { kernel: spec.kernel, grid: spec.grid, block: spec.block, sharedBytes: spec.dynamicSharedBytes, timeoutSeconds: 30, args },

@@ -1,18 +1,10 @@
 // `analyze --confirm` without a CUDA driver: each finding with a runtime
 // witness is marked "not run (no driver)" and the exit code stays the static one.
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { hasCudaDriver } from '../helpers/toolchain.js';
 import { main } from '../../src/cli/main.js';
 import { reportSchema } from '../../src/report/schema.js';
 
-function hasDriver(): boolean {
-  try {
-    execFileSync('sh', ['-c', 'ldconfig -p | grep -q libcuda.so.1']);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function cli(...args: string[]): Promise<{ code: number; out: string }> {
   let out = '';
@@ -20,7 +12,7 @@ async function cli(...args: string[]): Promise<{ code: number; out: string }> {
   return { code, out };
 }
 
-describe.skipIf(hasDriver())('analyze --confirm without a driver', () => {
+describe.skipIf(hasCudaDriver())('analyze --confirm without a driver', () => {
   it('marks the race "not run (no driver)" and keeps exit 3', async () => {
     const args = ['analyze', 'fixtures/gpu/race-raw.ptx', '--only', 'F036'];
     const plain = await cli(...args);

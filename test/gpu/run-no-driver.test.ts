@@ -1,23 +1,15 @@
 // Without a CUDA driver (CI), the runner still builds, `run` says so in one
 // line and exits 4, and launch specs are validated. With a driver the GPU
 // path is exercised on the device machine (docs/gpu-validation.md).
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { hasCudaDriver } from '../helpers/toolchain.js';
 import { main } from '../../src/cli/main.js';
 import { parseLaunchSpec } from '../../src/gpu/launch-spec.js';
 import { toPlan } from '../../src/gpu/plan.js';
 import { buildRunner } from '../../src/gpu/runner.js';
 
-function hasDriver(): boolean {
-  try {
-    execFileSync('sh', ['-c', 'ldconfig -p | grep -q libcuda.so.1']);
-    return true;
-  } catch {
-    return false;
-  }
-}
-const driver = hasDriver();
+const driver = hasCudaDriver();
 if (driver) console.warn('[gpu] a CUDA driver is present: the no-driver tests are skipped');
 
 async function cli(...args: string[]): Promise<{ code: number; err: string }> {

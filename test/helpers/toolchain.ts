@@ -95,3 +95,13 @@ export function fixtureArch(text: string, fallback = 'sm_90'): string {
   const sm = target?.kind === 'Target' ? target.targets.find((t) => t.startsWith('sm_')) : undefined;
   return sm ?? fallback;
 }
+
+/** Whether this machine has a CUDA driver (GPU tests skip without one, and say so). */
+export function hasCudaDriver(): boolean {
+  try {
+    execFileSync('sh', ['-c', 'ldconfig -p | grep -q libcuda.so.1']);
+    return true;
+  } catch {
+    return false;
+  }
+}
