@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { F036 } from '../../src/checks/F036-missing-barrier-raw.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 const RACE_RAW = readFileSync('fixtures/gpu/race-raw.ptx', 'utf8');

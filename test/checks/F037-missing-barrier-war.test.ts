@@ -1,6 +1,6 @@
 import { F037 } from '../../src/checks/F037-missing-barrier-war.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 /** A tiled loop: each thread stores tile[tid], a barrier, reads tile[(tid+1)], then `tail`, and loops. */

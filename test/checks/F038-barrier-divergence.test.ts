@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { F038 } from '../../src/checks/F038-barrier-divergence.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 const DIVERGENCE = readFileSync('fixtures/gpu/barrier-divergence.ptx', 'utf8');

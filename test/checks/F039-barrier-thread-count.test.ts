@@ -1,6 +1,6 @@
 import { F039 } from '../../src/checks/F039-barrier-thread-count.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 const bar = (line: string, reqntid?: readonly number[]) => kernel({

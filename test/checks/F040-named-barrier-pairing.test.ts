@@ -1,6 +1,6 @@
 import { F040 } from '../../src/checks/F040-named-barrier-pairing.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf } from './sync-ptx.js';
 
 /** Warp 0 runs `producer`, the other warps `consumer`. */

@@ -1,6 +1,6 @@
 import { F041 } from '../../src/checks/F041-barrier-in-divergent-loop.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 /** A loop from `start` step 64 below n with a barrier inside, then `after`. */

@@ -1,6 +1,6 @@
 import { F042 } from '../../src/checks/F042-warp-sync-mask.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 /** lanes with %laneid >= 16 branch to $J around `inside`; `after` at $J. */

@@ -1,6 +1,6 @@
 import { F043 } from '../../src/checks/F043-legacy-warp-synchronous.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 const legacy = (line: string) => kernel({

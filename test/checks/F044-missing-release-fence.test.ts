@@ -1,6 +1,6 @@
 import { F044 } from '../../src/checks/F044-missing-release-fence.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 /** Each block stores part[ctaid], then `between`, then a signal (`signal` lines); the last ticket holder reads part[0]. */

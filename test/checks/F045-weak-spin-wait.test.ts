@@ -1,6 +1,6 @@
 import { F045 } from '../../src/checks/F045-weak-spin-wait.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 const spin = (load: string, extra: readonly string[] = []) => kernel({

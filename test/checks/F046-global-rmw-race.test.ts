@@ -1,6 +1,6 @@
 import { F046 } from '../../src/checks/F046-global-rmw-race.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 /** out + offset(%r1 = tid, %r4 = ctaid) loaded, incremented and stored back; `guard` before it. */

@@ -1,6 +1,6 @@
 import { F047 } from '../../src/checks/F047-mbarrier-protocol.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 const mbar = (body: readonly string[]) => kernel({

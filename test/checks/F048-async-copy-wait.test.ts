@@ -1,6 +1,6 @@
 import { F048 } from '../../src/checks/F048-async-copy-wait.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 /** Each thread copies 16 bytes to buf[16*tid] (`copy`), then `between`, then reads its own element. */

@@ -1,6 +1,6 @@
 import { F049 } from '../../src/checks/F049-warp-role-cta-barrier.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 /** Warp 0 runs `producer`, the others `consumer`, inside a loop of n iterations. */

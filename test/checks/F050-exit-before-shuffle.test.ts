@@ -1,6 +1,6 @@
 import { F050 } from '../../src/checks/F050-exit-before-shuffle.js';
 import { checkCases } from './harness.js';
-import { describeCudaFixtures } from './sync-cuda.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { kernel, lineOf, realOutput } from './sync-ptx.js';
 
 /** Lanes >= 20 exit, then `after`. */

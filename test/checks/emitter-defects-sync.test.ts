@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runChecks } from '../../src/checks/run.js';
 import { KERNELS } from '../../src/kernels/library/index.js';
 import { parsePtx } from '../../src/parser/parse.js';
-import { SYNC_IDS } from './sync-cuda.js';
+import { SYNC_IDS } from './labelled-cuda.js';
 
 const PAIRS = KERNELS.flatMap((k) => k.defects.filter((d) => SYNC_IDS.includes(d.check)).flatMap((d) =>
   k.archs.map((arch) => ({ kernel: k, defect: d, arch }))));

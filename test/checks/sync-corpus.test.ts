@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runChecks } from '../../src/checks/run.js';
 import { parsePtx } from '../../src/parser/parse.js';
 import { committedPtx, compiledCorpus, type CorpusInput } from '../helpers/corpus.js';
-import { SYNC_IDS } from './sync-cuda.js';
+import { SYNC_IDS } from './labelled-cuda.js';
 
 /** Findings that are real bugs of syntax fixtures (file → `F0xx line`), each with why. */
 const KNOWN: Readonly<Record<string, Readonly<Record<string, string>>>> = {

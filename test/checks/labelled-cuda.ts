@@ -1,11 +1,12 @@
-// CUDA fixtures of the synchronization family (F036–F050): each `.cu` under
+// Labelled CUDA fixtures of every check family: each `.cu` under
 // fixtures/checks/F0xx/{fails,passes}/ marks its expected findings on the
 // source line (`// expect: F036`, several ids allowed). The tests compile it
 // with `nvcc -ptx -lineinfo` at the targets its `// arch: sm_XX` header allows
-// (minimum; default sm_75) and sm_90, run every check of the family, map each
-// finding through `.loc` to its `.cu` line, and compare the set of (id, line)
-// with the marks: a fails/ file must produce exactly its marks, a passes/ file
-// nothing.
+// (minimum; default sm_75) and sm_90, run every check of the check's family
+// (address, sync, memory, control), map each finding through `.loc` to its
+// `.cu` line, and compare the set of (id, line) with the marks: a fails/ file
+// must produce exactly its marks, a passes/ file nothing. An
+// `// analyze: --block X,Y,Z` line gives the block size the analysis assumes.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,7 +16,23 @@ import { parsePtx } from '../../src/parser/parse.js';
 import { listFiles } from '../helpers/corpus.js';
 import { compileCuda, NVCC, toolMissing } from '../helpers/toolchain.js';
 
-export const SYNC_IDS = ['F036', 'F037', 'F038', 'F039', 'F040', 'F041', 'F042', 'F043', 'F044', 'F045', 'F046', 'F047', 'F048', 'F049', 'F050'];
+const ids = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `F${String(from + i).padStart(3, '0')}`);
+export const SYNC_IDS = ids(36, 50);
+export const ADDRESS_IDS = [...ids(21, 35), 'F081', 'F082', 'F083', 'F090'];
+export const MEMORY_IDS = [...ids(51, 60), ...ids(91, 95)];
+export const CONTROL_IDS = [...ids(61, 80), ...ids(84, 89), ...ids(96, 100)];
+
+/** The family a check belongs to: the checks a labelled fixture of it is compared against. */
+export function familyOf(id: string): string[] {
+  for (const f of [SYNC_IDS, ADDRESS_IDS, MEMORY_IDS, CONTROL_IDS]) if (f.includes(id)) return f;
+  return [id];
+}
+
+/** The block size an `// analyze: --block X,Y,Z` line gives. */
+export function fixtureBlock(source: string): [number, number, number] | undefined {
+  const m = /^\/\/\s*analyze:.*--block (\d+),(\d+),(\d+)/m.exec(source);
+  return m === null ? undefined : [Number(m[1]), Number(m[2]), Number(m[3])];
+}
 
 /** The fixture files of one check: fails/ and passes/ `.cu` files. */
 export function cudaFixtures(id: string): { fails: string[]; passes: string[] } {
@@ -67,10 +84,11 @@ export function cudaLines(module: A.Module, file: string): Map<number, number> {
 
 /** The family's findings on a compiled fixture, as `F0xx:line` (source lines of the `.cu` file; a finding
  *  no `.loc` maps gets minus its PTX line). */
-export function sourceFindings(ptx: string, file: string): { marks: string[]; details: string[] } {
+export function sourceFindings(ptx: string, file: string, only: readonly string[] = SYNC_IDS,
+  block?: readonly [number, number, number]): { marks: string[]; details: string[] } {
   const parsed = parsePtx(ptx);
   expect(parsed.errors).toEqual([]);
-  const report = runChecks(parsed.module, ptx, { only: SYNC_IDS });
+  const report = runChecks(parsed.module, ptx, { only, ...(block !== undefined ? { block } : {}) });
   const lines = cudaLines(parsed.module, file);
   const marks = new Set<string>();
   const details: string[] = [];
@@ -82,8 +100,8 @@ export function sourceFindings(ptx: string, file: string): { marks: string[]; de
   return { marks: [...marks].sort(), details };
 }
 
-/** Vitest cases for one check's CUDA fixtures. */
-export function describeCudaFixtures(id: string): void {
+/** Vitest cases for one check's CUDA fixtures, compared against the findings of `only` (default: its family). */
+export function describeCudaFixtures(id: string, only: readonly string[] = familyOf(id)): void {
   const missing = toolMissing(NVCC);
   const { fails, passes } = cudaFixtures(id);
   describe(`${id} CUDA fixtures (nvcc -lineinfo, findings matched through .loc)`, () => {
@@ -103,7 +121,7 @@ export function describeCudaFixtures(id: string): void {
           if (fails.includes(file)) expect(expected.length).toBeGreaterThan(0);
           else expect(expected).toEqual([]);
           const ptx = await compileCuda(file, arch);
-          const got = sourceFindings(ptx, file);
+          const got = sourceFindings(ptx, file, only, fixtureBlock(source));
           expect(got.marks, got.details.join('\n')).toEqual(expected);
         });
       }
