@@ -247,7 +247,11 @@ class FunctionBuilder {
           this.walk(s, new Scope(scope, s));
           break;
         case 'Loc':
-          this.loc = { file: s.file, line: s.line, column: s.column };
+          // Code inlined from another file (a CUDA header's __shfl_sync, atomicAdd) is reported at its
+          // call site, the line the user wrote; code inlined from the same file keeps its own line.
+          this.loc = s.inlinedAt !== undefined && s.inlinedAt.file !== s.file
+            ? { file: s.inlinedAt.file, line: s.inlinedAt.line, column: s.inlinedAt.column }
+            : { file: s.file, line: s.line, column: s.column };
           break;
         default:
           break;

@@ -3,7 +3,8 @@
 // output of the CUDA corpus (sm_75/80/90/90a, and -G for a sample), llc output
 // of the LLVM corpus (sm_75/80/86) and its committed PTX, the committed Triton
 // PTX, and examples/. No check of severity low or above may report there,
-// except the true findings listed in EXPECTED (each with why it is true), and
+// except the true findings listed in fixtures/known-findings.json (each with
+// why it is true), and
 // info-level checks report only the facts listed in INFO (with reasons).
 // Hand-written fixtures (fixtures/corpus/handwritten, fixtures/cfg,
 // fixtures/gpu) exercise syntax and deliberate defects and are not part of it.
@@ -13,34 +14,12 @@ import { runChecks } from '../../src/checks/run.js';
 import { SEVERITY_ORDER } from '../../src/checks/types.js';
 import { parsePtx } from '../../src/parser/parse.js';
 import { committedPtx, compiledCorpus } from '../helpers/corpus.js';
+import { knownGate } from '../helpers/known.js';
 
 const MINE = new Set([
   ...Array.from({ length: 19 }, (_, i) => `F0${61 + i}`),
   'F084', 'F085', 'F086', 'F087', 'F088', 'F089', 'F096', 'F097', 'F098', 'F099', 'F100',
 ]);
-
-/**
- * True findings of checks at severity low or above on correct code: the
- * corpus sources do what the check describes, on purpose or under stated
- * launch assumptions. Keyed by check; `inputs` matches corpus input names.
- */
-const EXPECTED: Readonly<Record<string, { readonly inputs: RegExp; readonly why: string }>> = {
-  F064: {
-    inputs: /14-recursion\.cu|recursion_local/,
-    why: 'the recursion corpus files are recursive on purpose (fib, is_even/is_odd call themselves); ptxas cannot bound their stack',
-  },
-  F077: {
-    inputs: /05-tiled-gemm-shared\.cu|06-wmma-half-float\.cu|16-textures\.cu|27-function-pointers\.cu|32-cluster-mbarrier-sm90\.cu|33-stencil-2d\.cu|triton\/(matmul|softmax_rows|layer_norm)\.ptx/,
-    why: 'the sources index with 32-bit int products of a size parameter (`row * N + col`, `y * width + x`, Triton\'s `offs * stride`), '
-      + 'which nvcc and Triton emit as mul.lo.s32/mad.lo.s32 and widen afterwards: exactly the catalog\'s `row * n` example, true for '
-      + 'sizes of 2^31 elements and more, which these kernels do not support',
-  },
-  F078: {
-    inputs: /07-mma-sync-inline-asm\.cu|08-atomics\.cu|11-cp-async\.cu|31-nanosleep-clock64\.cu|32-cluster-mbarrier-sm90\.cu/,
-    why: 'these kernels store to `out[blockIdx.x * blockDim.x + threadIdx.x]` (or `blockIdx.x * 32 + lane`) with no `if (i < n)`: '
-      + 'their comments require a grid that exactly covers the data, which is the assumption the check exists to catch',
-  },
-};
 
 /** Info-level checks: what they report on correct code, and why it is true there. */
 const INFO: Readonly<Record<string, string>> = {
@@ -67,7 +46,7 @@ const inputs = [
 ];
 const ids = CHECKS.map((c) => c.meta.id).filter((id) => MINE.has(id));
 const low = SEVERITY_ORDER.indexOf('low');
-const seen = new Map<string, number>();
+const known = knownGate([...MINE]);
 
 describe('control corpus: F061–F079, F084–F089, F096–F100 on correct compiler output', () => {
   it('covers every check and the whole corpus', () => {
@@ -98,19 +77,14 @@ describe('control corpus: F061–F079, F084–F089, F096–F100 on correct compi
           if ((INFO[o.id] ?? 'nothing').startsWith('nothing')) unexpected.push(`${o.id} (info) line ${f.location.line}: ${f.message}`);
           continue;
         }
-        const allowed = EXPECTED[o.id];
-        if (allowed !== undefined && allowed.inputs.test(input.name)) {
-          seen.set(o.id, (seen.get(o.id) ?? 0) + 1);
-          continue;
-        }
+        if (known.allowed(o.id, input.name, f.location.line)) continue;
         unexpected.push(`${o.id} line ${f.location.line}: ${f.message}`);
       }
     }
     expect(unexpected).toEqual([]);
   });
 
-  it('every expected true finding still occurs (the list stays tight)', () => {
-    if (compiled.skipped.length > 0) return;
-    for (const id of Object.keys(EXPECTED)) expect(seen.get(id) ?? 0, `${id}: ${EXPECTED[id]!.why}`).toBeGreaterThan(0);
+  it('every listed true finding still occurs (fixtures/known-findings.json stays tight)', () => {
+    expect(known.stale(inputs.map((i) => i.name))).toEqual([]);
   });
 });

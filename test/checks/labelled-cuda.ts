@@ -8,25 +8,16 @@
 // must produce exactly its marks, a passes/ file nothing. An
 // `// analyze: --block X,Y,Z` line gives the block size the analysis assumes.
 import { existsSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { cudaLines } from '../../src/accuracy-cuda.js';
+import { ADDRESS_IDS, CONTROL_IDS, familyOf, MEMORY_IDS, SYNC_IDS } from '../../src/checks/families.js';
 import { runChecks } from '../../src/checks/run.js';
-import type * as A from '../../src/parser/ast.js';
 import { parsePtx } from '../../src/parser/parse.js';
 import { listFiles } from '../helpers/corpus.js';
 import { compileCuda, NVCC, toolMissing } from '../helpers/toolchain.js';
 
-const ids = (from: number, to: number): string[] => Array.from({ length: to - from + 1 }, (_, i) => `F${String(from + i).padStart(3, '0')}`);
-export const SYNC_IDS = ids(36, 50);
-export const ADDRESS_IDS = [...ids(21, 35), 'F081', 'F082', 'F083', 'F090'];
-export const MEMORY_IDS = [...ids(51, 60), ...ids(91, 95)];
-export const CONTROL_IDS = [...ids(61, 80), ...ids(84, 89), ...ids(96, 100)];
-
-/** The family a check belongs to: the checks a labelled fixture of it is compared against. */
-export function familyOf(id: string): string[] {
-  for (const f of [SYNC_IDS, ADDRESS_IDS, MEMORY_IDS, CONTROL_IDS]) if (f.includes(id)) return f;
-  return [id];
-}
+export { ADDRESS_IDS, CONTROL_IDS, MEMORY_IDS, SYNC_IDS, cudaLines, familyOf };
 
 /** The block size an `// analyze: --block X,Y,Z` line gives. */
 export function fixtureBlock(source: string): [number, number, number] | undefined {
@@ -59,27 +50,6 @@ export function fixtureArchs(source: string): string[] {
   const m = /^\/\/\s*arch:\s*(sm_\d+)/m.exec(source);
   const min = m?.[1] ?? 'sm_75';
   return [...new Set([min, 'sm_90'])];
-}
-
-/** PTX line → line of the `.cu` file, through `.loc`: an instruction inlined from a header (`__shfl_sync`,
- *  `atomicAdd`) maps to the kernel line its `inlined_at` names. */
-export function cudaLines(module: A.Module, file: string): Map<number, number> {
-  const files = new Set<number>();
-  for (const s of module.statements) if (s.kind === 'File' && basename(s.path) === basename(file)) files.add(s.index);
-  const out = new Map<number, number>();
-  let line = -1;
-  const walk = (b: A.Block): void => {
-    for (const s of b.statements) {
-      if (s.kind === 'Loc') {
-        if (files.has(s.file)) line = s.line;
-        else if (s.inlinedAt !== undefined && files.has(s.inlinedAt.file)) line = s.inlinedAt.line;
-      } else if (s.kind === 'Instruction') {
-        if (line > 0) out.set(s.range.line, line);
-      } else if (s.kind === 'Block') walk(s);
-    }
-  };
-  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) { line = -1; walk(s.body); }
-  return out;
 }
 
 /** The family's findings on a compiled fixture, as `F0xx:line` (source lines of the `.cu` file; a finding

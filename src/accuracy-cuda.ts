@@ -1,0 +1,146 @@
+// The labelled CUDA corpus part of docs/accuracy.md: every `.cu` under
+// fixtures/checks marks the findings it must produce on their source lines
+// (`// expect: F0xx`); it is compiled by nvcc (-lineinfo, sm_90 unless its
+// `// archs:` line excludes it), analyzed with its `// analyze: --block` size,
+// and each finding of the checks it is about (the families of its marks and of
+// its directory) is matched, through `.loc`, against the marks: a matched mark
+// is found, an unmatched one missed, an unmarked finding a false alarm. Each
+// kernel (the lines from one `__global__` to the next) is classified exactly
+// when its findings equal its marks.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { analyzeText } from './analyze.js';
+import { familyOf } from './checks/families.js';
+import type * as A from './parser/ast.js';
+import { parsePtx } from './parser/parse.js';
+
+export interface CheckTally { marks: number; found: number; missed: string[]; falseAlarms: string[] }
+
+export interface LabelledCudaResult {
+  readonly files: number;
+  readonly kernels: { buggy: number; correct: number; exact: number; wrong: string[] };
+  readonly perCheck: Map<string, CheckTally>;
+}
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).sort().flatMap((e) => {
+    const p = join(dir, e);
+    return statSync(p).isDirectory() ? walk(p) : e.endsWith('.cu') ? [p] : [];
+  });
+}
+
+/** `id:line` for every mark of a fixture source. */
+function marks(source: string): string[] {
+  return source.split('\n').flatMap((text, i) => {
+    const m = /\/\/\s*expect:\s*((?:F\d{3}\s*)+)$/.exec(text.trim());
+    return m === null ? [] : m[1]!.trim().split(/\s+/).map((id) => `${id}:${i + 1}`);
+  });
+}
+
+function archOf(source: string): string {
+  const only = /^\/\/\s*archs:\s*((?:sm_\w+\s*)+)$/m.exec(source);
+  if (only === null) return 'sm_90';
+  const list = only[1]!.trim().split(/\s+/);
+  return list.includes('sm_90') ? 'sm_90' : list[0]!;
+}
+
+const CACHE = existsSync('node_modules') ? join('node_modules', '.cache', 'ptx-debug-tests') : join(tmpdir(), 'ptx-debug-tests');
+
+/** `nvcc -ptx -lineinfo` of a fixture, cached by content (the same cache and key as the tests' compiler helper). */
+function compile(file: string, source: string, arch: string, nvcc: string): string {
+  mkdirSync(CACHE, { recursive: true });
+  const out = join(CACHE, `${createHash('sha256').update(`nvcc|${arch}|-lineinfo|${source}`).digest('hex').slice(0, 24)}.ptx`);
+  if (!existsSync(out)) {
+    const tmp = `${out}.${process.pid}.acc.tmp.ptx`;
+    execFileSync(nvcc, ['-ptx', '-lineinfo', `-arch=${arch}`, file, '-o', tmp], { stdio: 'ignore' });
+    renameSync(tmp, out);
+  }
+  return readFileSync(out, 'utf8');
+}
+
+/** PTX line → line of the `.cu` file, through `.loc`: an instruction inlined from a device function or a
+ *  header (`__shfl_sync`, `atomicAdd`) maps to the call site its `inlined_at` names (which tells the kernels
+ *  that share a helper apart); `.loc`s of other files leave the last line. */
+export function cudaLines(module: A.Module, file: string): Map<number, number> {
+  const files = new Set<number>();
+  for (const s of module.statements) if (s.kind === 'File' && basename(s.path) === basename(file)) files.add(s.index);
+  const out = new Map<number, number>();
+  let line = -1;
+  const walk = (b: A.Block): void => {
+    for (const s of b.statements) {
+      if (s.kind === 'Loc') {
+        if (s.inlinedAt !== undefined && files.has(s.inlinedAt.file)) line = s.inlinedAt.line;
+        else if (files.has(s.file)) line = s.line;
+      } else if (s.kind === 'Instruction') {
+        if (line > 0) out.set(s.range.line, line);
+      } else if (s.kind === 'Block') walk(s);
+    }
+  };
+  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) { line = -1; walk(s.body); }
+  return out;
+}
+
+/** The kernel a `.cu` line belongs to: the last `__global__` at or above it (0 before the first). */
+function kernelStarts(source: string): number[] {
+  return source.split('\n').flatMap((l, i) => (l.includes('__global__') ? [i + 1] : []));
+}
+
+export function labelledCuda(root = join('fixtures', 'checks'), nvcc = 'nvcc'): LabelledCudaResult {
+  const perCheck = new Map<string, CheckTally>();
+  const tally = (id: string): CheckTally => {
+    let t = perCheck.get(id);
+    if (t === undefined) perCheck.set(id, t = { marks: 0, found: 0, missed: [], falseAlarms: [] });
+    return t;
+  };
+  const kernels = { buggy: 0, correct: 0, exact: 0, wrong: [] as string[] };
+  const files = walk(root);
+  for (const file of files) {
+    const source = readFileSync(file, 'utf8');
+    const expected = new Set(marks(source));
+    const dirId = /^F\d{3}$/.exec(basename(join(file, '..', '..')))?.[0];
+    const scope = new Set([...(dirId !== undefined ? [dirId] : []), ...[...expected].map((m) => m.split(':')[0]!)].flatMap((id) => familyOf(id)));
+    const block = /^\/\/\s*analyze:.*--block (\d+),(\d+),(\d+)/m.exec(source);
+    const ptx = compile(file, source, archOf(source), nvcc);
+    const ptxas = /^\/\/\s*analyze:.*--ptxas/m.test(source);
+    const r = analyzeText(ptx, file, {
+      ...(block === null ? {} : { block: [Number(block[1]), Number(block[2]), Number(block[3])] as const }), ...(ptxas ? { ptxas } : {}),
+    });
+    const map = cudaLines(parsePtx(ptx).module, file);
+    const sourceLines = source.split('\n');
+    const got = new Map<string, string>();
+    for (const f of r.report?.findings ?? []) {
+      if (!scope.has(f.id)) continue;
+      // A kernel-level finding (no instruction) belongs to the kernel's declaration.
+      const decl = f.function === undefined ? 0 : sourceLines.findIndex((l) => l.includes('__global__') && new RegExp(`\\b${f.function}\\s*\\(`).test(l)) + 1;
+      const line = map.get(f.location.line) ?? (decl > 0 ? decl : -f.location.line);
+      got.set(`${f.id}:${line}`, f.message);
+    }
+    for (const m of expected) {
+      const [id, line] = m.split(':');
+      const t = tally(id!);
+      t.marks++;
+      if (got.has(m)) t.found++;
+      else t.missed.push(`${file}:${line}`);
+    }
+    for (const [m, message] of got) {
+      if (expected.has(m)) continue;
+      const [id, line] = m.split(':');
+      tally(id!).falseAlarms.push(`${file}:${line} ${message}`);
+    }
+    const starts = kernelStarts(source);
+    const kernelOf = (line: number): number => (line < 0 ? -1 : starts.filter((s) => s <= line).length);
+    for (let k = 1; k <= starts.length; k++) {
+      const want = [...expected].filter((m) => kernelOf(Number(m.split(':')[1])) === k).sort();
+      const have = [...got.keys()].filter((m) => kernelOf(Number(m.split(':')[1])) === k).sort();
+      if (want.length > 0) kernels.buggy++;
+      else kernels.correct++;
+      if (want.join() === have.join()) kernels.exact++;
+      else kernels.wrong.push(`${file}:${starts[k - 1]!} expected [${want.join(' ')}], found [${have.join(' ')}]`);
+    }
+  }
+  return { files: files.length, kernels, perCheck };
+}
