@@ -1,9 +1,29 @@
 // F082: a store's address is computed from data loaded from shared memory
 // (the seeds' ComputedAddrFromLoaded).
 import { TAINT, taintAnalysis } from '../cfg/dataflow/taint.js';
-import { mnemonic, taintSteps, WRITE_OPCODES } from './address-facts.js';
+import { accessBytes, isExtern, isSharedVariable, mnemonic, WRITE_OPCODES } from './address-facts.js';
+import { affineAnalysis } from '../cfg/dataflow/affine.js';
+import { rangeAnalysis } from '../cfg/dataflow/ranges.js';
+import type { FunctionModel } from '../cfg/symbols.js';
+import type { CheckContext } from './types.js';
+import { sharedDataAddressesAnalysis, sharedDataChain } from './shared-data-addresses.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
+
+/** Whether the address of store `index` provably lies inside the sized, non-extern `.shared` variable it is
+ *  based on (affine form of the address, the offset's range): such a store cannot write out of bounds. */
+function insideSharedVariable(ctx: CheckContext, fn: FunctionModel, index: number): boolean {
+  const node = fn.instructions[index]!.node;
+  const af = ctx.analysis.get(fn, affineAnalysis);
+  const form = af.addressOf(index);
+  if (form === undefined) return false;
+  const { base, offset } = af.baseOf(form);
+  const v = base?.variable;
+  if (v === undefined || !isSharedVariable(v) || isExtern(v) || v.size === undefined) return false;
+  const r = ctx.analysis.get(fn, rangeAnalysis).formRange(offset);
+  const width = accessBytes(node) ?? 1;
+  return r.lo >= 0 && r.hi + width <= v.size;
+}
 
 export const F082: Check = {
   meta: {
@@ -19,12 +39,19 @@ export const F082: Check = {
       + 'from when the shared value is stale (a missing barrier) or out of range. The `seeds` profile makes it critical.',
     remedy: 'Make sure the shared value is published before it is read (a barrier between the `st.shared` that writes it and the `ld.shared`) '
       + 'and bound-check the computed index before the store; suppress the finding where the scatter is the algorithm.',
-    notes: 'Judged: the address registers of `st`, `red`, `atom` and `stmatrix`. It fails when one of them depends, through any data '
-      + 'dependence (arithmetic, conversions, selection), on a shared-memory load: `ld.shared`, a generic `ld` of shared provenance, '
+    notes: 'Judged: the address registers of `st`, `red`, `atom` and `stmatrix`. It fails when one of them depends, through data '
+      + 'operands (arithmetic, conversions, the data operands of `selp`), on a shared-memory load: `ld.shared`, a generic `ld` of shared provenance, '
       + '`ldmatrix`, or the old value an `atom.shared` returns. A load\'s result depends only on the memory, not on its address, so an '
       + 'address loaded from global memory at an index read from shared memory does not count. Departure: an address that is itself a value moved out of shared memory (`ld.shared.b64 %rd3, [..]` then '
       + '`atom [%rd3]`, data movement only) passes: that is a pointer handed over whole, which is how Triton\'s layout conversions move '
-      + 'pointer tensors between threads, not an address computed from loaded data. The finding carries the chain from the '
+      + 'pointer tensors between threads, not an address computed from loaded data. '
+      + 'Precision: predicates are not followed (a guard, a `selp` selector, `vote`, and the compared operands of `set`): a comparison of '
+      + 'the loaded value is a decision about it, as a branch on it would be, and following it would make the finding depend on whether the '
+      + 'compiler if-converted the branch. Departure: a store whose address provably lies inside the sized, non-extern `.shared` variable '
+      + 'it is based on (affine address, offset range from the range analysis, e.g. a histogram bin `(v & 255) * 4`) passes: whatever the '
+      + 'loaded value, it cannot write out of bounds, which is the harm this check exists for. Each store is reported once. '
+      + 'What remains on CUB is scatter by rank on purpose (BlockExchange, radix digit counters, reduce-by-key output positions from a '
+      + 'block prefix broadcast through shared memory): suppress it there. The finding carries the chain from the '
       + 'load to the store (taint analysis, shortest chain).',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<5>;\n'
@@ -43,19 +70,20 @@ export const F082: Check = {
       let any = false;
       for (let i = 0; i < taint.sourceOf.length && !any; i++) any = (taint.sourceOf[i]! & TAINT.shared) !== 0;
       if (!any) continue;
+      const data = ctx.analysis.get(fn, sharedDataAddressesAnalysis);
       for (const ins of fn.instructions) {
-        if (!WRITE_OPCODES.has(ins.node.opcode)) continue;
-        const fact = taint.address(ins.index);
+        if (!WRITE_OPCODES.has(ins.node.opcode) || !data.addressTainted(ins.index)) continue;
         // A pointer handed over whole through shared memory (moved, not computed) is not a computed address.
-        if (fact === undefined || (fact.any & TAINT.shared) === 0 || (fact.moved & TAINT.shared) !== 0) continue;
-        const chain = taint.explain(ins.index, fact, 'shared', 'any');
-        const steps = chain === undefined ? [] : taintSteps(ctx, fn, chain);
-        const from = chain === undefined ? '' : ` (loaded by ${chain.steps[0]!.mnemonic} at line ${chain.steps[0]!.line})`;
+        const fact = taint.address(ins.index);
+        if (fact !== undefined && (fact.moved & TAINT.shared) !== 0) continue;
+        if (insideSharedVariable(ctx, fn, ins.index)) continue;
+        const chain = sharedDataChain(ctx, fn, ins.index);
+        const from = chain.length > 1 ? ` (loaded by ${chain[0]!.what} at line ${chain[0]!.location.line})` : '';
         out.push({
           message: `${mnemonic(ins.node)} stores to an address computed from shared-memory data${from}`,
           location: ctx.locate(ins.node.range, fn, ins.index),
           function: fn.name,
-          ...(steps.length > 0 ? { chain: steps } : {}),
+          ...(chain.length > 1 ? { chain } : {}),
         });
       }
     }

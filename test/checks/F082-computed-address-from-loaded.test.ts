@@ -29,6 +29,16 @@ checkCases(F082, {
       lines: [L + 3, L + 4],
     },
     {
+      name: 'a masked shared value indexes a shared array too small for it',
+      ptx: kernel(['ld.shared.u32 %r2, [xs];', 'and.b32 %r3, %r2, 1023;', 'shl.b32 %r4, %r3, 2;', 'mov.u32 %r5, xs;', 'add.u32 %r6, %r5, %r4;', 'st.shared.u32 [%r6], %r1;'], { locals: DECLS }),
+      lines: [L + 5],
+    },
+    {
+      name: 'the shared value is a selp data operand (a flag count still carries it)',
+      ptx: kernel(['ld.shared.u32 %r2, [xs];', 'setp.ne.u32 %p1, %r1, 0;', 'selp.u32 %r3, %r2, 0, %p1;', 'mul.wide.u32 %rd3, %r3, 4;', 'add.u64 %rd4, %rd2, %rd3;', 'st.global.u32 [%rd4], %r1;'], { locals: DECLS }),
+      lines: [L + 5],
+    },
+    {
       name: 'an LZ4 output cursor kept in shared memory',
       ptx: kernel(['ld.shared.u32 %r2, [xs];', 'add.u32 %r3, %r2, %r1;', 'cvt.u64.u32 %rd3, %r3;', 'add.u64 %rd4, %rd2, %rd3;', 'st.global.u8 [%rd4], %r1;'], { locals: DECLS }),
       lines: [L + 4],
@@ -42,6 +52,14 @@ checkCases(F082, {
       ptx: kernel(['ld.shared.u32 %r2, [xs];', 'mul.wide.u32 %rd3, %r2, 8;', 'add.u64 %rd4, %rd2, %rd3;', 'ld.global.u64 %rd5, [%rd4];', 'st.global.u32 [%rd5], %r1;'], { locals: DECLS }),
     },
     { name: 'a shared-memory value that only guards the store', ptx: kernel(['ld.shared.u32 %r2, [xs];', 'setp.ne.u32 %p1, %r2, 0;', '@%p1 st.global.u32 [%rd2], %r1;'], { locals: DECLS }) },
+    {
+      name: 'a comparison of the shared value selects the slot (a decision, as a branch on it would be)',
+      ptx: kernel(['ld.shared.u32 %r2, [xs];', 'setp.ne.u32 %p1, %r2, 0;', 'selp.u32 %r3, 1, 0, %p1;', 'add.u32 %r4, %r3, %r1;', 'mul.wide.u32 %rd3, %r4, 4;', 'add.u64 %rd4, %rd2, %rd3;', 'st.global.u32 [%rd4], %r1;'], { locals: DECLS }),
+    },
+    {
+      name: 'a shared histogram bin from a masked shared value: the store stays inside the variable',
+      ptx: kernel(['ld.shared.u32 %r2, [xs];', 'and.b32 %r3, %r2, 255;', 'shl.b32 %r4, %r3, 2;', 'mov.u32 %r5, htab;', 'add.u32 %r6, %r5, %r4;', 'st.shared.u32 [%r6], %r1;'], { locals: DECLS }),
+    },
     { name: 'nvcc output (examples/block-reduce.ptx)', ptx: REAL('examples/block-reduce.ptx') },
     { name: 'Triton output (histogram: pointers exchanged through shared memory)', ptx: REAL('fixtures/corpus/triton/histogram.ptx') },
   ],
