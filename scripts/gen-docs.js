@@ -9,3 +9,8 @@ for (const check of CHECKS) {
   writeFileSync(`docs/checks/${check.meta.id}.md`, renderCheckDoc(check.meta));
 }
 console.log(`wrote ${CHECKS.length} check docs`);
+
+const { KERNELS } = await import('../dist/kernels/library/index.js');
+const { renderKernelsDoc } = await import('../dist/kernels/docs.js');
+writeFileSync('docs/kernels.md', renderKernelsDoc(KERNELS));
+console.log('wrote docs/kernels.md');

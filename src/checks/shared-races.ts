@@ -15,10 +15,10 @@
 //   the named barrier is assumed to include both threads), `bar.arrive` and
 //   `mbarrier.arrive` (a producer–consumer protocol: the thread that waits on
 //   the matching barrier is ordered after the arriving one; F040 checks the
-//   pairing), `bar.warp.sync`
-//   (assumed to separate threads of one warp: code that calls `__syncwarp`
-//   between shared accesses exchanges within a warp), `mbarrier.try_wait`/
-//   `test_wait`, `barrier.cluster.wait`;
+//   pairing), `mbarrier.try_wait`/`test_wait`, `barrier.cluster.wait`;
+//   `bar.warp.sync` orders only the lanes of one warp: a pair whose paths pass
+//   warp syncs but no other cut races when two threads of different warps
+//   collide (`__syncwarp` where `__syncthreads` was meant);
 // - overlap: the thread-overlap test (thread-overlap.ts) on the two affine
 //   address forms and widths, each access's threads bounded by the `%tid`
 //   comparisons that guard it (so code only thread 0 runs cannot race with
@@ -67,6 +67,8 @@ export interface RacePair {
   /** One colliding pair of threads: the (x, y, z) indices of the earlier access's thread and the later one's. */
   readonly first: readonly number[];
   readonly second: readonly number[];
+  /** Every unordered path passes a `bar.warp.sync`, and the two threads are in different warps. */
+  readonly acrossWarps?: boolean;
 }
 
 export interface SharedRaces {
@@ -80,14 +82,18 @@ export interface SharedRaces {
   readonly truncated: boolean;
   /** Whether a cut orders the two accesses on every path (instruction `i` is a cut). */
   isCut(i: number): boolean;
+  /** `isCut` for threads of different warps (a `bar.warp.sync` is no cut for them). */
+  isCtaCut(i: number): boolean;
   /** Whether two accesses may touch common bytes from different threads, with
    *  optional thread boxes replacing each one's own. */
-  overlap(a: SharedAccess, b: SharedAccess, boxes?: { a?: ThreadBox; b?: ThreadBox }, independentLoops?: ReadonlySet<number>): ThreadOverlap;
+  overlap(a: SharedAccess, b: SharedAccess, boxes?: { a?: ThreadBox; b?: ThreadBox }, independentLoops?: ReadonlySet<number>, crossWarp?: boolean): ThreadOverlap;
 }
 
 /** Pair tests per function before giving up (each is cheap, but pairs grow quadratically). */
 export const MAX_PAIR_TESTS = 20000;
 
+/** The `element` of the affine facts' opaque product of a `mad` (cfg/dataflow/affine.ts, `PRODUCT`). */
+const MAD_PRODUCT = 15;
 const LOADS = new Set(['ld', 'ldu', 'atom']);
 const CUT_OPS = new Set(['barrier', 'arrive', 'warp-sync', 'mbarrier-wait', 'mbarrier-arrive', 'cluster-wait']);
 
@@ -157,8 +163,19 @@ function collectAccesses(fn: FunctionModel, af: AffineFacts): SharedAccess[] {
   return out;
 }
 
-const formKey = (f: Form): string => `${f.c}:${f.terms.map((t) => `${t.sym}*${t.coef}`).join(',')}`;
-const boxKey = (b: ThreadBox | undefined): string => (b === undefined ? '-' : `${b.x.join('..')}/${b.y.join('..')}/${b.z.join('..')}`);
+const formKeys = new WeakMap<Form, string>();
+const formKey = (f: Form): string => {
+  let k = formKeys.get(f);
+  if (k === undefined) formKeys.set(f, k = `${f.c}:${f.terms.map((t) => `${t.sym}*${t.coef}`).join(',')}`);
+  return k;
+};
+const boxKeys = new WeakMap<ThreadBox, string>();
+const boxKey = (b: ThreadBox | undefined): string => {
+  if (b === undefined) return '-';
+  let k = boxKeys.get(b);
+  if (k === undefined) boxKeys.set(b, k = `${b.x.join('..')}/${b.y.join('..')}/${b.z.join('..')}`);
+  return k;
+};
 
 function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
   const facts: SyncFacts = ctx.get(fn, syncFactsAnalysis);
@@ -166,6 +183,10 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
   const isCut = (i: number): boolean => {
     const op = facts.ops[i];
     return op !== undefined && CUT_OPS.has(op);
+  };
+  const isCtaCut = (i: number): boolean => {
+    const op = facts.ops[i];
+    return op !== undefined && op !== 'warp-sync' && CUT_OPS.has(op);
   };
   const hasStores = fn.instructions.some((i) => i.node.opcode === 'st' || i.node.opcode === 'atom' || i.node.opcode === 'red'
     || i.node.opcode === 'stmatrix' || (i.node.opcode === 'cp' && i.node.modifiers.includes('.async')));
@@ -276,15 +297,23 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
     extents = [ext[0]!, ext[1]!, ext[2]!];
   }
 
+  // The linear thread index (`thread_rank()`): x + X·y + X·Y·z with the block's extents; with no declared block
+  // size, y and z are one thread wide (as above) and it is %tid.x. The affine facts keep its `mad` as an opaque
+  // product (X·y + X·Y·z) plus %tid.x, or as one opaque value.
+  const rankTerms = size !== undefined ? [{ dim: 0, coef: 1 }, { dim: 1, coef: size[0] }, { dim: 2, coef: size[0] * size[1] }]
+    : extents[1] === 1 && extents[2] === 1 ? [{ dim: 0, coef: 1 }] : undefined;
+
   const memo = new Map<string, ThreadOverlap>();
-  const overlap = (a: SharedAccess, b: SharedAccess, boxes?: { a?: ThreadBox; b?: ThreadBox }, independentLoops?: ReadonlySet<number>): ThreadOverlap => {
+  const overlap = (a: SharedAccess, b: SharedAccess, boxes?: { a?: ThreadBox; b?: ThreadBox }, independentLoops?: ReadonlySet<number>,
+    crossWarp = false): ThreadOverlap => {
     const boxA = boxes?.a ?? facts.threadBox(a.index);
     const boxB = boxes?.b ?? facts.threadBox(b.index);
     const indep = (s: AffineSymbol): boolean => {
       const l = loopOfSym(s);
       return l !== undefined && (drifting().has(l) || (independentLoops?.has(l) ?? false));
     };
-    const key = `${formKey(a.form)}|${a.bytes}|${formKey(b.form)}|${b.bytes}|${boxKey(boxA)}|${boxKey(boxB)}|${[...(independentLoops ?? [])].join(',')}`;
+    const loopsKey = independentLoops === undefined || independentLoops.size === 0 ? '' : [...independentLoops].join(',');
+    const key = `${formKey(a.form)}|${a.bytes}|${formKey(b.form)}|${b.bytes}|${boxKey(boxA)}|${boxKey(boxB)}|${loopsKey}${crossWarp ? '|w' : ''}`;
     const hit = memo.get(key);
     if (hit !== undefined) return hit;
     const af = facts.affine();
@@ -294,8 +323,10 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
       range: (s) => ranges.symbolRange(s),
       independent: indep,
       dataDependent: (s) => s.kind === 'def' && LOADS.has(fn.instructions[s.instruction]!.node.opcode),
+      threadTerms: (s) => (s.kind !== 'def' || rankTerms === undefined || !facts.linearRank(s.instruction) ? undefined
+        : s.element === 0 ? rankTerms : s.element === MAD_PRODUCT ? rankTerms.slice(1) : undefined),
     }, { form: a.form, bytes: a.bytes, box: boxA, ...(a.bound !== undefined ? { bound: a.bound } : {}) },
-    { form: b.form, bytes: b.bytes, box: boxB, ...(b.bound !== undefined ? { bound: b.bound } : {}) });
+    { form: b.form, bytes: b.bytes, box: boxB, ...(b.bound !== undefined ? { bound: b.bound } : {}) }, crossWarp);
     if (memo.size < 100000) memo.set(key, result);
     return result;
   };
@@ -308,9 +339,10 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
     const stores = accesses.filter((a) => a.kind === 'store');
     let tests = 0;
     const loopsContaining = (i: number): readonly number[] => facts.loopsOf(cfg.blockOf[i]!);
-    const findPairs = (sources: readonly SharedAccess[], targets: readonly SharedAccess[], out: RacePair[]): void => {
+    const findPairs = (sources: readonly SharedAccess[], targets: readonly SharedAccess[], out: RacePair[], crossWarp = false): void => {
       if (sources.length === 0 || targets.length === 0) return;
-      const reach = cutFreeReach(cfg, isCut, sources.map((s) => s.index), targets.map((t) => t.index));
+      const reported = new Set(out.map((p) => p.later));
+      const reach = cutFreeReach(cfg, crossWarp ? isCtaCut : isCut, sources.map((s) => s.index), targets.map((t) => t.index));
       // Per later access, its earlier partners.
       const partners = new Map<number, number[]>();
       for (const [s, ts] of reach) for (const t of ts) {
@@ -319,6 +351,7 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
         else list.push(s);
       }
       for (const t of [...partners.keys()].sort((x, y) => x - y)) {
+        if (reported.has(t)) continue;
         const later = accessAt.get(t)!;
         for (const s of partners.get(t)!.sort((x, y) => x - y)) {
           const earlier = accessAt.get(s)!;
@@ -330,9 +363,9 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
             const inner = new Set(loopsContaining(t));
             wrap = new Set(loopsContaining(s).filter((l) => inner.has(l)));
           }
-          const o = overlap(earlier, later, undefined, wrap);
+          const o = overlap(earlier, later, undefined, wrap, crossWarp);
           if (o.kind === 'cross-thread') {
-            out.push({ later: t, earlier: s, first: o.first, second: o.second });
+            out.push({ later: t, earlier: s, first: o.first, second: o.second, ...(crossWarp ? { acrossWarps: true } : {}) });
             break;
           }
         }
@@ -340,8 +373,14 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
     };
     findPairs(stores, loads, raw);
     findPairs(loads, stores, war);
+    if (facts.has('warp-sync')) {
+      findPairs(stores, loads, raw, true);
+      findPairs(loads, stores, war, true);
+      raw.sort((x, y) => x.later - y.later);
+      war.sort((x, y) => x.later - y.later);
+    }
   }
-  return { accesses, accessAt, raw, war, truncated, isCut, overlap };
+  return { accesses, accessAt, raw, war, truncated, isCut, isCtaCut, overlap };
 }
 
 /** `ctx.analysis.get(fn, sharedRacesAnalysis)`. */

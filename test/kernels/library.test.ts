@@ -1,13 +1,16 @@
 // The kernel library: every clean kernel for every target it supports is
 // accepted by ptxas, parses with no error and draws no finding from the built
-// checks beyond the ones its docs explain; every defect builds, differs from
+// checks beyond the ones its docs explain, scores at least 95 with no critical
+// finding (docs/kernels.md shows both); every defect builds, differs from
 // the clean kernel and names a catalog check; launch specs validate.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { analyzeText } from '../../src/analyze.js';
 import { CATALOG_BY_ID } from '../../src/checks/catalog.js';
 import { generateInputs } from '../../src/kernels/inputs.js';
 import { launchSpecSchema } from '../../src/kernels/launch-spec.js';
 import { resolveSizes } from '../../src/kernels/library/common.js';
+import { renderKernelsDoc } from '../../src/kernels/docs.js';
 import { KERNELS } from '../../src/kernels/library/index.js';
 import { parsePtx } from '../../src/parser/parse.js';
 import { PTXAS, pool, ptxasRejects, toolMissing } from '../helpers/toolchain.js';
@@ -54,8 +57,15 @@ describe('the kernel library', () => {
         .map((f) => `${arch} ${f.id} line ${f.location.line}: ${f.message}`);
       expect(unexplained).toEqual([]);
       expect(r.report!.findings.filter((f) => f.severity === 'critical')).toEqual([]);
+      expect(r.report!.score.score, `${k.name} ${arch}`).toBeGreaterThanOrEqual(95);
     }
   });
+
+  it('docs/kernels.md is what `npm run docs` writes (scores and every finding explained)', () => {
+    const doc = renderKernelsDoc(KERNELS);
+    expect(doc).not.toContain('UNEXPLAINED');
+    expect(readFileSync('docs/kernels.md', 'utf8')).toBe(doc);
+  }, 120_000);
 
   it.each(DEFECTS.map((d) => [`${d.kernel.name} --defect ${d.defect.name}`, d] as const))('%s parses and differs from the clean kernel', (_, d) => {
     expect(parsePtx(d.text).errors).toEqual([]);

@@ -15,11 +15,11 @@ export interface InstructionMatch {
   /** The modifiers that are part of the opcode (`.async`, `.bulk`, `.tensor` above). */
   readonly opcodeParts: readonly string[];
   /** Group name → the value the instruction chose from it (with its dot). */
-  readonly groups: Map<string, string>;
+  readonly groups: ReadonlyMap<string, string>;
   /** Modifiers that fit no (still free) group of the spec, in written order. */
-  readonly unknown: string[];
+  readonly unknown: readonly string[];
   /** Names of required groups the instruction gives no value for. */
-  readonly missing: string[];
+  readonly missing: readonly string[];
 }
 
 /** The modifiers of `ins` as written after the first opcode part, with the
@@ -105,16 +105,16 @@ function assign(spec: OpcodeSpec, modifiers: readonly string[]): Assignment {
  *   lists are empty exactly when the modifier combination is in the table.
  */
 export function matchInstruction(ins: Pick<Instruction, 'opcode' | 'modifiers'>): InstructionMatch | undefined {
-  const key = parts(ins).join('');
+  let key = ins.opcode;
+  for (const m of ins.modifiers) key += m;
   let hit = CACHE.get(key);
   if (hit === undefined) {
     hit = { match: matchUncached(ins) };
     if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
     CACHE.set(key, hit);
   }
-  const m = hit.match;
-  // A fresh copy each time: callers may keep or change what they get.
-  return m === undefined ? undefined : { ...m, groups: new Map(m.groups), unknown: [...m.unknown], missing: [...m.missing] };
+  // Shared between instructions of the same spelling: the match is read-only.
+  return hit.match;
 }
 
 /** Matches by spelling: a module repeats few distinct opcode+modifier strings. */
