@@ -50,15 +50,16 @@ export function raceFindings(ctx: CheckContext, fn: FunctionModel, races: Shared
     }
     const lLine = li.node.range.line;
     const eLine = ei.node.range.line;
-    const path = cutFreePath(cfg, races.isCut, p.earlier, p.later) ?? [p.earlier, p.later];
+    const path = cutFreePath(cfg, p.acrossWarps === true ? races.isCtaCut : races.isCut, p.earlier, p.later) ?? [p.earlier, p.later];
     const wraps = p.later <= p.earlier;
-    const who = describeThreads(p.first, p.second);
+    const who = describeThreads(p.first, p.second) + (p.acrossWarps === true ? ', in different warps' : '');
+    const barrier = p.acrossWarps === true ? 'no barrier but `bar.warp.sync` (which orders only the lanes of one warp)' : 'no barrier';
     const message = which === 'raw'
       ? `${later.mnemonic} at line ${lLine} may read bytes that ${earlier.mnemonic} at line ${eLine} writes in another thread (${who}), `
-        + `with no barrier on the path ${path.map((i) => fn.instructions[i]!.node.range.line).join(' → ')}${wraps ? ' (around the loop)' : ''}: read-after-write race`
+        + `with ${barrier} on the path ${path.map((i) => fn.instructions[i]!.node.range.line).join(' → ')}${wraps ? ' (around the loop)' : ''}: read-after-write race`
         + (more > 0 ? ` (and ${more} more read${more > 1 ? 's' : ''} of the same block)` : '')
       : `${later.mnemonic} at line ${lLine} may overwrite bytes that ${earlier.mnemonic} at line ${eLine} reads in another thread (${who}), `
-        + `with no barrier on the path ${path.map((i) => fn.instructions[i]!.node.range.line).join(' → ')}${wraps ? ' (around the loop: the barrier at the end of the iteration is missing)' : ''}: write-after-read race`
+        + `with ${barrier} on the path ${path.map((i) => fn.instructions[i]!.node.range.line).join(' → ')}${wraps ? ' (around the loop: the barrier at the end of the iteration is missing)' : ''}: write-after-read race`
         + (more > 0 ? ` (and ${more} more write${more > 1 ? 's' : ''} of the same block)` : '');
     out.push({
       message,

@@ -18,7 +18,11 @@
 //   pairing), `mbarrier.try_wait`/`test_wait`, `barrier.cluster.wait`;
 //   `bar.warp.sync` orders only the lanes of one warp: a pair whose paths pass
 //   warp syncs but no other cut races when two threads of different warps
-//   collide (`__syncwarp` where `__syncthreads` was meant);
+//   collide and one of the two addresses is a per-warp slot (equal across the
+//   lanes of a warp: `part[warp]`, `s[0]`), the shape of `__syncwarp` where
+//   `__syncthreads` was meant; lane-indexed exchanges across a warp sync are
+//   assumed to stay within the warp (or the tile of a `tiled_partition`,
+//   whose `thread_rank()` guards the thread boxes do not model);
 // - overlap: the thread-overlap test (thread-overlap.ts) on the two affine
 //   address forms and widths, each access's threads bounded by the `%tid`
 //   comparisons that guard it (so code only thread 0 runs cannot race with
@@ -339,6 +343,7 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
     const stores = accesses.filter((a) => a.kind === 'store');
     let tests = 0;
     const loopsContaining = (i: number): readonly number[] => facts.loopsOf(cfg.blockOf[i]!);
+    const perWarpSlot = (a: SharedAccess): boolean => facts.affine().laneStride(a.form)?.stride === 0;
     const findPairs = (sources: readonly SharedAccess[], targets: readonly SharedAccess[], out: RacePair[], crossWarp = false): void => {
       if (sources.length === 0 || targets.length === 0) return;
       const reported = new Set(out.map((p) => p.later));
@@ -356,6 +361,7 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
         for (const s of partners.get(t)!.sort((x, y) => x - y)) {
           const earlier = accessAt.get(s)!;
           if (earlier.region !== later.region || (earlier.atomic && later.atomic)) continue;
+          if (crossWarp && !perWarpSlot(earlier) && !perWarpSlot(later)) continue;
           if (tests++ >= MAX_PAIR_TESTS) { truncated = true; return; }
           // A path that wraps around a loop's back edge sees two iterations.
           let wrap: Set<number> | undefined;

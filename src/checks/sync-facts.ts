@@ -158,6 +158,9 @@ export interface SyncFacts {
   branchSplitsWarp(block: number): boolean;
   /** The same for an instruction's own guard. */
   guardSplitsWarp(index: number): boolean;
+  /** Whether instruction `index` computes the linear thread index `%tid.x + %ntid.x·(%tid.y + %ntid.y·%tid.z)`
+   *  (cooperative groups' `thread_rank()`). */
+  linearRank(index: number): boolean;
   /** Whether the conditional branch ending `block` may split the threads of the CTA: CTA-varying by the
    *  uniformity analysis (a one-warp CTA: warp-varying), unless its condition only varies through loads
    *  at CTA-uniform addresses (equal for all threads when the kernel is race-free, which F036/F037 check). */
@@ -501,8 +504,12 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
     if (depth > 4) return false;
     if (sregOperand(at, e, '%tid', 'x')) return blockThreads === undefined || (size?.[1] ?? 1) * (size?.[2] ?? 1) === 1 || size![0] % 32 === 0;
     const d = singleDef(at, e);
-    const n = d < 0 ? undefined : ins[d]!.node;
-    if (n === undefined || n.opcode !== 'mad' || n.modifiers.includes('.hi') || n.operands.length !== 4) return false;
+    return d >= 0 && linearMad(d);
+  };
+  /** Whether instruction `d` computes the linear thread index from %tid and %ntid (`mad` chains). */
+  const linearMad = (d: number): boolean => {
+    const n = ins[d]!.node;
+    if (n.opcode !== 'mad' || n.modifiers.includes('.hi') || n.operands.length !== 4) return false;
     const [, a, b, c] = n.operands as [A.Expression, A.Expression, A.Expression, A.Expression];
     const inner = (x: A.Expression, y: A.Expression, dim: string, next: string): boolean =>
       sregOperand(d, y, '%ntid', dim) && (sregOperand(d, x, '%tid', next) || (next === 'y' && linearYZ(d, x)));
@@ -546,6 +553,17 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
       default: return false;
     }
   };
+  /** `rank cmp k` with rank the linear thread index and k a multiple of 32 (cooperative groups'
+   *  `thread_rank() < 32`): warps are 32 consecutive ranks, so each lies on one side. */
+  const linearThreshold = (at: number, cmp: string, x: A.Expression, k: A.Expression): boolean => {
+    const kv = constValue(k);
+    if (kv === undefined || !linearTid(at, x, 0)) return false;
+    switch (cmp) {
+      case '.lt': case '.lo': case '.ge': case '.hs': return (kv & 31) === 0;
+      case '.le': case '.ls': case '.gt': case '.hi': return ((kv + 1) & 31) === 0;
+      default: return false;
+    }
+  };
   const predMemo = new Map<string, boolean>();
   const predWarpUniform = (at: number, name: string, depth: number): boolean => {
     if (depth > 8) return false;
@@ -568,7 +586,8 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
       if (d.opcode === 'setp' && d.operands.length >= 3) {
         const cmp = d.modifiers.find((x) => x in CMP_NEGATION);
         const both = (laneInvariant(j, d.operands[1]!) && laneInvariant(j, d.operands[2]!))
-          || (cmp !== undefined && (warpAlignedThreshold(j, cmp, d.operands[1]!, d.operands[2]!) || warpAlignedThreshold(j, CMP_SWAP[cmp]!, d.operands[2]!, d.operands[1]!)));
+          || (cmp !== undefined && (warpAlignedThreshold(j, cmp, d.operands[1]!, d.operands[2]!) || warpAlignedThreshold(j, CMP_SWAP[cmp]!, d.operands[2]!, d.operands[1]!)
+            || linearThreshold(j, cmp, d.operands[1]!, d.operands[2]!) || linearThreshold(j, CMP_SWAP[cmp]!, d.operands[2]!, d.operands[1]!)));
         ok = both && (d.operands.length === 3 || predOperand(d.operands[3]));
       } else if ((d.opcode === 'and' || d.opcode === 'or' || d.opcode === 'xor') && d.modifiers.includes('.pred') && d.operands.length === 3) {
         ok = predOperand(d.operands[1]) && predOperand(d.operands[2]);
@@ -687,7 +706,7 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
   };
 
   return {
-    fn, cfg, ops, barriers, collectives, blockThreads, fullBox, branchSplitsWarp, guardSplitsWarp, branchSplitsCta, guardSplitsCta,
+    fn, cfg, ops, barriers, collectives, blockThreads, fullBox, linearRank: linearMad, branchSplitsWarp, guardSplitsWarp, branchSplitsCta, guardSplitsCta,
     has: (op) => present.has(op),
     varies: (v, level) => (level === CTA && blockThreads !== undefined && blockThreads <= 32 ? (v & WARP) !== 0 : (v & level) !== 0),
     uniformity, affine, exitOnly, ipdom, controlDeps, reaches, loopsOf, exitsLoop, threadBox, edgeBox,

@@ -52,6 +52,9 @@ export interface OverlapContext {
   /** A value read from memory (a loaded index): it may differ per thread; within its range when known, else an
    *  address made of it and no thread index may be any element. */
   dataDependent?(sym: AffineSymbol): boolean;
+  /** A symbol that is a linear combination of thread indices the affine facts keep opaque (the linear thread
+   *  index of cooperative groups' `thread_rank()`), as `coef · %tid.dim` terms. */
+  threadTerms?(sym: AffineSymbol): readonly { readonly dim: number; readonly coef: number }[] | undefined;
 }
 
 export type ThreadOverlap =
@@ -172,7 +175,11 @@ function digitBounds(lo: number, hi: number, shifts: readonly number[]): [number
   return out;
 }
 
-export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSide): ThreadOverlap {
+/** `crossWarp`: the two threads must be in different warps (the accesses are ordered by a `bar.warp.sync`,
+ *  which only orders the lanes of one warp). Warps are 32 consecutive x indices of one (y, z) row; a block
+ *  whose x extent is not a multiple of 32 and that has more than one row is not modelled ("unknown"). */
+export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSide, crossWarp = false): ThreadOverlap {
+  if (crossWarp && ctx.extents[0] % 32 !== 0 && ctx.extents[1] * ctx.extents[2] > 1) return { kind: 'unknown', reason: 'warps span rows of the block' };
   const dimsOf = (box: Box): (readonly [number, number])[] => [box.x, box.y, box.z];
   const boxA = dimsOf(a.box).map(([lo, hi], d) => [Math.max(0, lo), Math.min(ctx.extents[d]! - 1, hi)] as const);
   const boxB = dimsOf(b.box).map(([lo, hi], d) => [Math.max(0, lo), Math.min(ctx.extents[d]! - 1, hi)] as const);
@@ -202,6 +209,14 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
       } else {
         if (ca !== 0) frees.push({ coef: ca, lo: r.lo, hi: r.hi });
         if (cb !== 0) frees.push({ coef: -cb, lo: r.lo, hi: r.hi });
+      }
+      continue;
+    }
+    const linear = ctx.threadTerms?.(s);
+    if (linear !== undefined) {
+      for (const t of linear) {
+        if (ca !== 0) termsA.push({ dim: t.dim, shift: 0, coef: ca * t.coef });
+        if (cb !== 0) termsB.push({ dim: t.dim, shift: 0, coef: cb * t.coef });
       }
       continue;
     }
@@ -247,6 +262,19 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
     const one = boxA.every(([lo, hi], d) => lo === hi && boxB[d]![0] === lo && boxB[d]![1] === hi);
     if (one) return { kind: 'same-thread-only' };
     const first = boxA.map(([lo]) => lo);
+    if (crossWarp) {
+      // A thread of B in another warp than A's first thread: another row, or x in another block of 32.
+      const w = first[0]! >> 5;
+      const [xlo, xhi] = boxB[0]!;
+      const other = xlo < w * 32 ? xlo : xhi >= (w + 1) * 32 ? Math.max(xlo, (w + 1) * 32) : undefined;
+      if (other !== undefined) return { kind: 'cross-thread', first, second: [other, boxB[1]![0], boxB[2]![0]] };
+      for (const d of [1, 2]) {
+        const [lo, hi] = boxB[d]!;
+        const v = lo !== first[d] ? lo : lo + 1 <= hi ? lo + 1 : undefined;
+        if (v !== undefined) return { kind: 'cross-thread', first, second: boxB.map(([l], k) => (k === d ? v : k === 0 ? xlo : l)) };
+      }
+      return { kind: 'same-thread-only' };
+    }
     const second = boxB.map(([lo, hi], d) => (lo !== first[d] ? lo : Math.min(hi, lo + 1)));
     return { kind: 'cross-thread', first, second };
   }
@@ -256,7 +284,7 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
   let hidden = false;
   const hiddenDigits: { dim: number; shift: number; lo: number; hi: number; alo: number; bhi: number }[] = [];
   for (let d = 0; d < 3; d++) {
-    const shifts = [...new Set([0, ...termsA.filter((t) => t.dim === d).map((t) => t.shift), ...termsB.filter((t) => t.dim === d).map((t) => t.shift)])].sort((x, y) => x - y);
+    const shifts = [...new Set([0, ...(crossWarp && d === 0 ? [5] : []), ...termsA.filter((t) => t.dim === d).map((t) => t.shift), ...termsB.filter((t) => t.dim === d).map((t) => t.shift)])].sort((x, y) => x - y);
     const ba = digitBounds(boxA[d]![0], boxA[d]![1], shifts);
     const bb = digitBounds(boxB[d]![0], boxB[d]![1], shifts);
     for (let j = 0; j < shifts.length; j++) {
@@ -270,17 +298,19 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
       const cB = coefOf(termsB);
       const [alo, ahi] = ba[j]!;
       const [blo, bhi] = bb[j]!;
+      // Only digits that name the warp tell two threads apart when they must be in different warps.
+      const tells = !crossWarp || d > 0 || s >= 5;
       if (cA === 0 && cB === 0) {
         // A digit no address uses: two threads differing only here collide if both can take two values.
-        if (!(alo === ahi && blo === bhi && alo === blo)) {
+        if (tells && !(alo === ahi && blo === bhi && alo === blo)) {
           hidden = true;
           hiddenDigits.push({ dim: d, shift: s, lo: Math.max(alo, blo), hi: Math.min(ahi, bhi), alo, bhi });
         }
         continue;
       }
       digitInfo.push({ dim: d, shift: s, group: groups.length, alo, blo, cA, cB });
-      if (cA === cB && !pairs) groups.push([{ coef: cA, lo: alo - bhi, hi: ahi - blo, delta: true }]);
-      else groups.push([{ coef: cA, lo: alo, hi: ahi }, { coef: -cB, lo: blo, hi: bhi, second: true }]);
+      if (cA === cB && !pairs) groups.push([{ coef: cA, lo: alo - bhi, hi: ahi - blo, ...(tells ? { delta: true } : {}) }]);
+      else groups.push([{ coef: cA, lo: alo, hi: ahi }, { coef: -cB, lo: blo, hi: bhi, ...(tells ? { second: true } : {}) }]);
     }
   }
   const originalGroups = groups.slice();
@@ -350,7 +380,8 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
       }
     }
     // Threads that differ only in a digit no address uses: make the witness show it.
-    if (first.every((v, d) => v === second[d])) {
+    const sameWarp = (): boolean => (first[0]! >> 5) === (second[0]! >> 5) && first[1] === second[1] && first[2] === second[2];
+    if (first.every((v, d) => v === second[d]) || (crossWarp && sameWarp())) {
       const h = hiddenDigits[0];
       if (h !== undefined) {
         const scale = 2 ** h.shift;
