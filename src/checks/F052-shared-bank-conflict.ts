@@ -1,7 +1,7 @@
 // F052: a warp's shared-memory load or store needs more wavefronts than its
 // width requires (a bank conflict), computed from the per-lane affine address.
-import { affineAnalysis, requiredWavefronts, sharedWavefronts, type BankConflict, type LaneStride } from '../cfg/dataflow/affine.js';
-import { laneView, memoryAccesses, opText } from './memory.js';
+import { affineAnalysis, requiredWavefronts, sharedWavefronts, type BankConflict, type Form, type LaneStride } from '../cfg/dataflow/affine.js';
+import { laneView, memoryAccesses, opText, type MemoryAccess } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -10,7 +10,9 @@ export function conflictRemedy(b: BankConflict): string {
   const fixes: string[] = [];
   if (b.padding !== undefined) {
     const after = b.padding.degreeAfter <= 1 ? 'conflict-free' : `${b.padding.degreeAfter}-way`;
-    fixes.push(`pad the row to ${b.padding.rowWords} words (${b.padding.rowBytes} bytes between lanes, +${b.padding.padBytes}): ${after}`);
+    // A stride that is not a whole number of words (a 38-byte row of u16) is padded in bytes.
+    const row = b.padding.rowBytes % 4 === 0 ? `${b.padding.rowWords} words (${b.padding.rowBytes} bytes between lanes, ` : `${b.padding.rowBytes} bytes between lanes (`;
+    fixes.push(`pad the row to ${row}+${b.padding.padBytes}): ${after}`);
   }
   if (b.swizzle !== undefined) {
     fixes.push(`or XOR-swizzle the ${b.swizzle.unitBytes}-byte column index with (row mod ${b.swizzle.period}): conflict-free without padding`);
@@ -20,6 +22,18 @@ export function conflictRemedy(b: BankConflict): string {
 }
 
 const mod = (x: number, m: number): number => ((x % m) + m) % m;
+
+/** A judged access with a conflict. */
+interface Conflict {
+  readonly a: MemoryAccess;
+  readonly form: Form;
+  readonly bytes: number;
+  readonly stride: number;
+  readonly waves: number;
+  readonly required: number;
+  readonly b: BankConflict;
+  readonly assumptions: readonly string[];
+}
 
 /** Wavefronts of a warp's access: the fewest over the lane-0 offsets modulo 4
  *  that the address's known alignment allows (a conflict is reported only when
@@ -73,6 +87,11 @@ export const F052: Check = {
       if (accesses.length === 0) continue;
       seen += accesses.length;
       const af = ctx.analysis.get(fn, affineAnalysis);
+      const cfg = ctx.analysis.cfg(fn);
+      const loops = ctx.analysis.loops(fn);
+      // One finding per distinct pattern: unrolled copies (same loop, kind, size,
+      // lane stride and address up to its constant) are reported once, at the worst.
+      const groups = new Map<string, Conflict[]>();
       for (const a of accesses) {
         if (a.form === undefined) continue;
         const view = laneView(ctx.analysis, fn, af, a.form);
@@ -83,18 +102,34 @@ export const F052: Check = {
         judged++;
         const waves = wavefronts(view.lanes, a.bytes!);
         const required = requiredWavefronts(a.bytes!);
-        const degree = waves / required;
-        if (degree < 2) continue;
+        if (waves / required < 2) continue;
         const b = af.bankConflictDegree(a.form, a.bytes!);
         if (b === undefined) continue;
+        const key = `${loops.loopOf[cfg.blockOf[a.index]!]}|${a.kind}|${a.bytes}|${view.lanes.stride}|${a.form.terms.map((t) => `${t.sym}:${t.coef}`).join(',')}`;
+        let g = groups.get(key);
+        if (g === undefined) groups.set(key, (g = []));
+        g.push({ a, form: a.form, bytes: a.bytes!, stride: view.lanes.stride, waves, required, b, assumptions: view.assumptions });
+      }
+      for (const g of groups.values()) {
+        const worst = g.reduce((w, c) => (c.waves / c.required > w.waves / w.required ? c : w));
+        const { a, b, waves, required } = worst;
+        const degree = waves / required;
         const phase = b.lanesPerPhase === 32 ? 'the warp' : `its ${32 / b.lanesPerPhase} phases of ${b.lanesPerPhase} lanes`;
-        const assumed = view.assumptions.length > 0 ? ` (assuming ${view.assumptions.join('; ')})` : '';
+        const assumed = worst.assumptions.length > 0 ? ` (assuming ${worst.assumptions.join('; ')})` : '';
+        const others = g.filter((c) => c !== worst);
+        const copies = others.length > 0 ? `; ${others.length} more ${others.length === 1 ? 'access' : 'accesses'} of this pattern (the same lane stride, other constant offsets) listed as related` : '';
         out.push({
-          message: `${degree}-way bank conflict: ${opText(a.ins)} at ${af.format(a.form)} moves ${a.bytes} bytes per lane with lanes `
-            + `${view.lanes.stride} bytes apart; ${phase} need${b.lanesPerPhase === 32 ? 's' : ''} ${waves} wavefronts where ${required} would do (degree ${degree}). `
+          message: `${degree}-way bank conflict: ${opText(a.ins)} at ${af.format(worst.form)} moves ${worst.bytes} bytes per lane with lanes `
+            + `${worst.stride} bytes apart; ${phase} need${b.lanesPerPhase === 32 ? 's' : ''} ${waves} wavefronts where ${required} would do (degree ${degree})${copies}. `
             + `Fix: ${conflictRemedy(b)}${assumed}`,
           location: ctx.locate(a.ins.node.range, fn, a.index),
           function: fn.name,
+          ...(others.length > 0 ? {
+            related: others.map((c) => ({
+              location: ctx.locate(c.a.ins.node.range, fn, c.a.index),
+              message: `${opText(c.a.ins)} at ${af.format(c.form)}: ${c.waves / c.required}-way (${c.waves} wavefronts where ${c.required} would do)`,
+            })),
+          } : {}),
         });
       }
     }

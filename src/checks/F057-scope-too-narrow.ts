@@ -3,6 +3,7 @@
 import type { AnalysisContext } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { affineAnalysis, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
+import type { LoopForest } from '../cfg/loops.js';
 import { memoryAccesses, opText, scopeOf, type MemoryAccess } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
@@ -69,6 +70,12 @@ function subsumed(ctx: AnalysisContext, fn: FunctionModel, index: number): boole
       if (!barrierFree(i) && !isCtaFence(fn, i)) break;
     }
   }
+  return false;
+}
+
+/** Whether block `b` lies in loop `loop` (or a loop nested in it). */
+function inLoopOf(loops: LoopForest, b: number, loop: number): boolean {
+  for (let l = loops.loopOf[b]!; l >= 0; l = loops.loops[l]!.parent) if (l === loop) return true;
   return false;
 }
 
@@ -139,11 +146,21 @@ export const F057: Check = {
       const flags = accesses.filter((a) => strong(a) && shared(af, a));
       if (flags.length === 0) continue;
       const cfg = ctx.analysis.cfg(fn);
+      const loops = ctx.analysis.loops(fn);
       for (const f of fences) {
         if (subsumed(ctx.analysis, fn, f.index)) continue;
         const fb = cfg.blockOf[f.index]!;
+        // A fence inside a polling loop (a loop that makes a strong load) orders that
+        // loop's poll: it is judged by the locations polled there only (CUB's
+        // decoupled look-back spins on a per-CTA slot with __threadfence_block()
+        // as a compiler barrier, long after its grid-wide tile counter).
+        const loop = loops.loopOf[fb]!;
+        const polls = loop < 0 ? [] : accesses.filter((a) => a.kind === 'load' && strong(a) && inLoopOf(loops, cfg.blockOf[a.index]!, loop));
+        if (polls.length > 0) {
+          if (!polls.some((a) => shared(af, a))) continue;
+        }
         const from = reachable(ctx.analysis, fn, fb);
-        const related = flags.filter((a) => {
+        const related = (polls.length > 0 ? polls.filter((a) => shared(af, a)) : flags).filter((a) => {
           const ab = cfg.blockOf[a.index]!;
           if (ab === fb) return true;
           return from[ab] === 1 || reachable(ctx.analysis, fn, ab)[fb] === 1;
