@@ -4,25 +4,54 @@ import { TAINT, taintAnalysis } from '../cfg/dataflow/taint.js';
 import { accessBytes, isExtern, isSharedVariable, mnemonic, WRITE_OPCODES } from './address-facts.js';
 import { affineAnalysis } from '../cfg/dataflow/affine.js';
 import { rangeAnalysis } from '../cfg/dataflow/ranges.js';
-import type { FunctionModel } from '../cfg/symbols.js';
+import { reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
+import type { FunctionModel, VariableSymbol } from '../cfg/symbols.js';
 import type { CheckContext } from './types.js';
 import { sharedDataAddressesAnalysis, sharedDataChain } from './shared-data-addresses.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
-/** Whether the address of store `index` provably lies inside the sized, non-extern `.shared` variable it is
- *  based on (affine form of the address, the offset's range): such a store cannot write out of bounds. */
-function insideSharedVariable(ctx: CheckContext, fn: FunctionModel, index: number): boolean {
-  const node = fn.instructions[index]!.node;
+/** The byte range, relative to the variable it is based on, of the address operand of instruction `index`:
+ *  from its affine form, or, when the index is not affine (a mask, a shift of loaded data), from the range of
+ *  the register that an `add` puts on top of `&var + c`. */
+function offsetRange(ctx: CheckContext, fn: FunctionModel, index: number): { v: VariableSymbol; lo: number; hi: number } | undefined {
   const af = ctx.analysis.get(fn, affineAnalysis);
+  const rf = ctx.analysis.get(fn, rangeAnalysis);
   const form = af.addressOf(index);
-  if (form === undefined) return false;
+  if (form === undefined) return undefined;
   const { base, offset } = af.baseOf(form);
-  const v = base?.variable;
-  if (v === undefined || !isSharedVariable(v) || isExtern(v) || v.size === undefined) return false;
-  const r = ctx.analysis.get(fn, rangeAnalysis).formRange(offset);
-  const width = accessBytes(node) ?? 1;
-  return r.lo >= 0 && r.hi + width <= v.size;
+  if (base === undefined) return undefined;
+  const whole = rf.formRange(offset);
+  if (Number.isFinite(whole.lo) && Number.isFinite(whole.hi)) return { v: base.variable, lo: whole.lo, hi: whole.hi };
+  // [%r+imm] with %r = add(&var + c, idx): c + imm + range(idx).
+  const addr = fn.instructions[index]!.node.operands.find((o) => o.kind === 'Address');
+  const first = addr?.kind === 'Address' ? addr.elements[0] : undefined;
+  const regExpr = first?.kind === 'Binary' ? first.left : first;
+  const imm = first?.kind === 'Binary' && first.right.kind === 'Int' ? Number(first.right.value) * (first.op === '-' ? -1 : 1) : 0;
+  const reg = regExpr?.kind === 'Name' ? fn.resolve(regExpr) : undefined;
+  if (reg?.kind !== 'register') return undefined;
+  const defs = ctx.analysis.get(fn, reachingDefinitionsAnalysis).reaching(index, reg);
+  if (defs.length !== 1 || defs[0]! < 0) return undefined;
+  const add = fn.instructions[defs[0]!]!.node;
+  if (add.opcode !== 'add' || add.operands.length !== 3) return undefined;
+  for (const [p, q] of [[1, 2], [2, 1]] as const) {
+    const f = af.operand(defs[0]!, add.operands[p]!);
+    const b = f === undefined ? undefined : af.baseOf(f);
+    const other = add.operands[q]!;
+    if (b?.base === undefined || b.offset.terms.length > 0 || other.kind !== 'Name') continue;
+    const r = rf.viewAt(defs[0]!, other.name, false);
+    if (r === undefined || !Number.isFinite(r.lo) || !Number.isFinite(r.hi)) return undefined;
+    return { v: b.base.variable, lo: b.offset.c + imm + r.lo, hi: b.offset.c + imm + r.hi };
+  }
+  return undefined;
+}
+
+/** Whether the address of store `index` provably lies inside the sized, non-extern `.shared` variable it is
+ *  based on: such a store cannot write out of bounds, whatever the loaded value. */
+function insideSharedVariable(ctx: CheckContext, fn: FunctionModel, index: number): boolean {
+  const r = offsetRange(ctx, fn, index);
+  if (r === undefined || !isSharedVariable(r.v) || isExtern(r.v) || r.v.size === undefined) return false;
+  return r.lo >= 0 && r.hi + (accessBytes(fn.instructions[index]!.node) ?? 1) <= r.v.size;
 }
 
 export const F082: Check = {
