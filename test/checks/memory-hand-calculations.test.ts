@@ -7,7 +7,7 @@
 // Global memory: sectors = distinct 32-byte sectors the 32 lanes touch;
 // minimal = ceil(distinct bytes / 32).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -118,7 +118,9 @@ describe.skipIf(nvcc !== undefined || ptxas !== undefined)('F091 on occupancy-sp
     expect(spilling.length).toBeGreaterThan(0);
     const r = analyzeText(ptx, 'occupancy-spills.cu', { only: ['F091'], ptxas: true });
     const got = r.report!.findings.map((f) => [f.function, /(\d+) bytes spill stores, (\d+) bytes spill loads/.exec(f.message)?.slice(1).map(Number)]);
-    expect(got).toEqual(spilling.map(([name, figures]) => [name, figures]));
-    expect(readFileSync(join(DIR, 'occupancy-spills.cu'), 'utf8')).toContain('spills_under_launch_bounds');
+    const byName = (a: readonly unknown[], b: readonly unknown[]): number => String(a[0]).localeCompare(String(b[0]));
+    expect(got.sort(byName)).toEqual(spilling.map(([name, figures]) => [name, figures]).sort(byName));
+    // Three kernels spill (spills_under_launch_bounds, spills_at_32_registers, spills_with_wide_accumulators).
+    expect(got.length).toBe(3);
   }, 120_000);
 });
