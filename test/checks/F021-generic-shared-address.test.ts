@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { describe, expect, it } from 'vitest';
 import { F021 } from '../../src/checks/F021-generic-shared-address.js';
 import { BODY as L, chainAt, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
@@ -72,3 +73,5 @@ describe('F021 chains', () => {
 // llc output of an IR that casts a shared pointer to generic and calls the generic
 // `llvm.nvvm.atomic.add.gen.i.cta` intrinsic on it: it really has the pattern.
 await expectQuietOnRealOutput(F021, ['llvm/atomics_memory.ll@sm_80']);
+
+describeCudaFixtures('F021');

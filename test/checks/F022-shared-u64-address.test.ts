@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { F022 } from '../../src/checks/F022-shared-u64-address.js';
 import { BODY as L, expectQuietOnRealOutput, kernel, REAL, withHeader } from './address-kernel.js';
 import { checkCases } from './harness.js';
@@ -23,3 +24,5 @@ checkCases(F022, {
 });
 
 await expectQuietOnRealOutput(F022);
+
+describeCudaFixtures('F022');

@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { describe, expect, it } from 'vitest';
 import { F023 } from '../../src/checks/F023-shared-window-as-generic.js';
 import { BODY as L, chainAt, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
@@ -34,3 +35,5 @@ describe('F023 chains', () => {
 });
 
 await expectQuietOnRealOutput(F023);
+
+describeCudaFixtures('F023');

@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { describe, expect, it } from 'vitest';
 import { F024 } from '../../src/checks/F024-provenance-mismatch.js';
 import { BODY as L, chainAt, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
@@ -39,3 +40,5 @@ describe('F024 chains', () => {
 });
 
 await expectQuietOnRealOutput(F024);
+
+describeCudaFixtures('F024');

@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { F025 } from '../../src/checks/F025-local-static-oob.js';
 import { BODY as L, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
 import { checkCases } from './harness.js';
@@ -27,3 +28,5 @@ checkCases(F025, {
 });
 
 await expectQuietOnRealOutput(F025);
+
+describeCudaFixtures('F025');

@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { describe, expect, it } from 'vitest';
 import { F026 } from '../../src/checks/F026-const-write.js';
 import { BODY as L, chainAt, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
@@ -27,3 +28,5 @@ describe('F026 chains', () => {
 });
 
 await expectQuietOnRealOutput(F026);
+
+describeCudaFixtures('F026');

@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { describe, expect, it } from 'vitest';
 import { F027 } from '../../src/checks/F027-param-write.js';
 import { BODY as L, chainAt, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
@@ -56,3 +57,5 @@ describe('F027 chains', () => {
 });
 
 await expectQuietOnRealOutput(F027);
+
+describeCudaFixtures('F027');

@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { F028 } from '../../src/checks/F028-shared-static-oob.js';
 import { BODY as L, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
 import { checkCases } from './harness.js';
@@ -21,3 +22,5 @@ checkCases(F028, {
 });
 
 await expectQuietOnRealOutput(F028);
+
+describeCudaFixtures('F028');

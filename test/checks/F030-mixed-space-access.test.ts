@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { F030 } from '../../src/checks/F030-mixed-space-access.js';
 import { BODY as L, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
 import { checkCases } from './harness.js';
@@ -26,3 +27,5 @@ checkCases(F030, {
 });
 
 await expectQuietOnRealOutput(F030);
+
+describeCudaFixtures('F030');

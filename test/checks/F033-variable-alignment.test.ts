@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { F033 } from '../../src/checks/F033-variable-alignment.js';
 import { BODY as L, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
 import { checkCases } from './harness.js';
@@ -23,3 +24,5 @@ checkCases(F033, {
 });
 
 await expectQuietOnRealOutput(F033);
+
+describeCudaFixtures('F033');

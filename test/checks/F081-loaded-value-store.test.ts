@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { describe, expect, it } from 'vitest';
 import { F081 } from '../../src/checks/F081-loaded-value-store.js';
 import { BODY as L, chainAt, kernel, REAL } from './address-kernel.js';
@@ -56,3 +57,5 @@ describe('F081 chains and severities', () => {
     expect(new Set(o.findings.map((f) => f.severity))).toEqual(new Set(['info']));
   });
 });
+
+describeCudaFixtures('F081');

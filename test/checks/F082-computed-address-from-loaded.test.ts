@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { describe, expect, it } from 'vitest';
 import { F082 } from '../../src/checks/F082-computed-address-from-loaded.js';
 import { BODY as L, chainAt, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
@@ -77,3 +78,5 @@ describe('F082 chains and severities', () => {
 });
 
 await expectQuietOnRealOutput(F082);
+
+describeCudaFixtures('F082');

@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { F083 } from '../../src/checks/F083-cvta-shared-in-loop.js';
 import { BODY as L, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
 import { checkCases } from './harness.js';
@@ -30,3 +31,5 @@ checkCases(F083, {
 });
 
 await expectQuietOnRealOutput(F083);
+
+describeCudaFixtures('F083');

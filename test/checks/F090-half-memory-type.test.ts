@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { describe, expect, it } from 'vitest';
 import { F009 } from '../../src/checks/F009-unknown-opcode.js';
 import { F090 } from '../../src/checks/F090-half-memory-type.js';
@@ -28,3 +29,5 @@ describe('F090 is the more specific check', () => {
 });
 
 await expectQuietOnRealOutput(F090);
+
+describeCudaFixtures('F090');
