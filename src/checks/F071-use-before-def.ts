@@ -2,7 +2,8 @@
 import type * as A from '../parser/ast.js';
 import type { FunctionModel, RegisterSymbol } from '../cfg/symbols.js';
 import { ENTRY, reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
-import { at, stepAt } from './flow.js';
+import { at, registersIn, stepAt } from './flow.js';
+import { undefinedReadFeasible } from './undefined-paths.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -94,27 +95,34 @@ function implies(ctx: CheckContext, fn: FunctionModel, ins: number, q: RegisterS
  * forward through pure register operations, every use is guarded by a
  * predicate that implies `g` (or there is none).
  */
-function containedByGuard(ctx: CheckContext, fn: FunctionModel, use: number, g: A.Guard): boolean {
+function containedByGuard(ctx: CheckContext, fn: FunctionModel, use: number, reg: number, g: A.Guard | undefined, exchange = false): boolean {
   const rd = ctx.analysis.get(fn, reachingDefinitionsAnalysis);
   const t = rd.table;
-  const work = [use];
-  const seen = new Set<number>();
+  const work: [number, number][] = [[use, reg]];
+  const seen = new Set<string>();
   while (work.length > 0) {
-    const i = work.pop()!;
-    if (seen.has(i)) continue;
-    seen.add(i);
+    const [i, r] = work.pop()!;
+    if (seen.has(`${i}:${r}`)) continue;
+    seen.add(`${i}:${r}`);
     if (seen.size > 256) return false;
     const node = fn.instructions[i]!.node;
-    if (node.guard !== undefined) {
+    if (node.guard !== undefined && g !== undefined) {
       const q = fn.resolveGuard(node.guard);
       if (q?.kind === 'register' && implies(ctx, fn, i, q, node.guard.negated, g.predicate, g.negated)) continue;
     }
+    if (exchange && isSharedStoreOf(fn, node, fn.registers[r]!)) continue;
     if (!PURE.has(node.opcode) || node.operands.some((o) => o.kind === 'Address')) return false;
     for (let s = t.defStart[i]!; s < t.defStart[i + 1]!; s++) {
-      for (const u of rd.usesOf(i, t.defReg[s]!)) work.push(u);
+      for (const u of rd.usesOf(i, t.defReg[s]!)) work.push([u, t.defReg[s]!]);
     }
   }
   return true;
+}
+
+/** Whether `node` is an unguarded `st.shared` that stores `reg` as data (not in its address). */
+function isSharedStoreOf(fn: FunctionModel, node: A.Instruction, reg: RegisterSymbol): boolean {
+  if (node.opcode !== 'st' || !node.modifiers.includes('.shared') || node.operands.length !== 2) return false;
+  return !registersIn(fn, node.operands[0]!).includes(reg);
 }
 
 export const F071: Check = {
@@ -183,7 +191,8 @@ export const F071: Check = {
             if (g0 !== undefined && defs.every((d) => {
               const g = fn.instructions[d]!.node.guard;
               return g !== undefined && g.predicate === g0.predicate && g.negated === g0.negated;
-            }) && containedByGuard(ctx, fn, i, g0)) continue;
+            }) && containedByGuard(ctx, fn, i, r, g0)) continue;
+            if (containedByGuard(ctx, fn, i, r, undefined, defs.length > 0) || !undefinedReadFeasible(ctx, fn, i, r)) continue;
             reported.add(r);
             const never = rd.regBase[r + 1]! - entry === 1;
             out.push({
