@@ -66,6 +66,20 @@ describe.skipIf(nvcc !== undefined)('F052 degrees on bank-conflicts.cu (--block 
     // 8 lanes cover 128 consecutive bytes = 32 banks once: 1 wavefront per quarter, 4 in all;
     // required 32·16/128 = 4: degree 1 (no finding).
     expect(byFn.get('float4_linear')).toBeUndefined();
+    // float4_two_apart, v[2·t] and v[2·t + 1] (float4): lanes 32 bytes apart, 16 bytes each,
+    // per quarter warp: lanes 0..7 touch words 8l..8l+3, banks 0-3, 8-11, 16-19, 24-27, and
+    // lanes 4..7 the same banks one row down: 2 wavefronts per quarter, 8 in all; required 4;
+    // degree 2. A 48-byte stride (12 words) spreads the 8 lanes over all 32 banks: degree 1.
+    const f4 = byFn.get('float4_two_apart')!;
+    expect(f4.length).toBe(2);
+    for (const f of f4) {
+      expect(f.message).toContain('moves 16 bytes per lane with lanes 32 bytes apart; its 4 phases of 8 lanes need 8 wavefronts where 4 would do (degree 2)');
+      expect(f.message).toContain('pad the row to 12 words (48 bytes between lanes, +16): conflict-free');
+    }
+    expect(f4[0]!.related?.length).toBe(1);
+    // transpose_tile_swizzled, tile[x][y ^ x]: the XOR is not affine in the lane, so it is
+    // not judged (column c ^ l puts lane l in bank c ^ l: 32 distinct banks, 1 wavefront).
+    expect(byFn.get('transpose_tile_swizzled')).toBeUndefined();
   }, 120_000);
 });
 
