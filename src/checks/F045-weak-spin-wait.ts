@@ -38,7 +38,7 @@ export const F045: Check = {
       + '`.const`), its address defined outside the loop, and the loop must contain no store, atomic, fence, barrier, mbarrier '
       + 'operation, non-weak load or call (any of which keeps the load in place). A loop counter in the condition (a bounded wait) '
       + 'makes it not a spin wait. nvcc usually hoists such a load itself and leaves an endless loop (F06x judges that); the rule '
-      + 'catches the PTX form (hand-written, `-G`, other compilers).',
+      + 'catches the PTX form (hand-written, `-G`, other compilers). Known miss: when nvcc hoists the plain load out of a `do { s = status[b - 1]; } while (s == 0);` look-back, the PTX loop reads nothing and has no exit; F045 has no load to report (the control family\'s infinite-loop check sees the loop).',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 flag)\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n'
         + '\tld.param.u64 %rd1, [flag];\n\tcvta.to.global.u64 %rd2, %rd1;\n$SPIN:\n\tld.global.u32 %r1, [%rd2];\n\tsetp.eq.u32 %p1, %r1, 0;\n\t@%p1 bra $SPIN;\n\tret;\n}\n',

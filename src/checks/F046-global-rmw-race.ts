@@ -33,7 +33,7 @@ export const F046: Check = {
       + 'under `tid == 0`) collides with the same thread of every other CTA (assumes more than one CTA: a one-CTA final pass would '
       + 'be a false alarm, to be suppressed). Departure: an address indexed by the thread index but not by `%ctaid` '
       + '(`y[threadIdx.x] += ...`) is taken to belong to a kernel launched with one CTA and is not reported. Not reported: an update after an '
-      + '`atom.cas`/`atom.exch` that dominates it (a lock), and addresses whose variation between threads is unknown.',
+      + '`atom.cas`/`atom.exch` that dominates it (a lock), and addresses whose variation between threads is unknown. Known miss: `buckets[blockIdx.x % 4] += v` under `threadIdx.x == 0` (blocks sharing a bucket) is not reported: the modulo of %ctaid is not an affine address, so the CTAs that collide are not found.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 sum)\n.reqntid 128, 1, 1\n{\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<3>;\n'
         + '\tld.param.u64 %rd1, [sum];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tld.global.u32 %r2, [%rd2];\n\tadd.s32 %r3, %r2, %r1;\n\tst.global.u32 [%rd2], %r3;\n\tret;\n}\n',
