@@ -1,7 +1,7 @@
 // F051: a load or store whose address is provably not a multiple of its size.
 import { affineAnalysis, immediate } from '../cfg/dataflow/affine.js';
 import type { FunctionModel } from '../cfg/symbols.js';
-import { memoryAccesses, misalignment, opText } from './memory.js';
+import { assumptionsAndSilencing, LANE_ASSUMPTION, memoryAccesses, misalignment, opText } from './memory.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -46,7 +46,8 @@ export const F051: Check = {
       + 'alignment) for every thread, or (2) when whole warps reach it (no lane-varying branch or guard decides it) and adjacent lanes are a '
       + 'non-multiple of the size apart, so that one of each pair is misaligned whatever the base (lanes mapped to %tid as in F052). Atomics are '
       + 'judged by F059. Departure: the kernel-pointer assumption is what makes a `float4` access through `p + 1` provable; a kernel whose callers '
-      + 'pass offset pointers on purpose should suppress the finding.',
+      + 'pass offset pointers on purpose should suppress the finding.'
+      + assumptionsAndSilencing('F051', LANE_ASSUMPTION),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<5>;\n\t.reg .f32 %f<5>;\n'
         + '\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 16;\n\tadd.s64 %rd4, %rd2, %rd3;\n'

@@ -1,7 +1,7 @@
 // F052: a warp's shared-memory load or store needs more wavefronts than its
 // width requires (a bank conflict), computed from the per-lane affine address.
 import { affineAnalysis, requiredWavefronts, sharedWavefronts, type BankConflict, type Form, type LaneStride } from '../cfg/dataflow/affine.js';
-import { laneView, memoryAccesses, opText, type MemoryAccess } from './memory.js';
+import { assumptionsAndSilencing, LANE_ASSUMPTION, laneView, memoryAccesses, opText, type MemoryAccess } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -67,7 +67,11 @@ export const F052: Check = {
       + 'shape is known exactly (`.reqntid`, `--block` without `.maxntid`) or the kernel reads only %tid.x (a one-dimensional block); otherwise '
       + 'such accesses are not judged (the degree depends on blockDim.x), and the check is n/a when no access can be judged. All 32 lanes are taken '
       + 'to be active; an address that is not affine in the lane (an XOR swizzle, a loaded index) is not judged. Atomics, `ldmatrix`, '
-      + '`cp.async` and remote `.shared::cluster` accesses are not judged.',
+      + '`cp.async` and remote `.shared::cluster` accesses are not judged. One finding per distinct pattern: accesses of one function in the '
+      + 'same innermost loop (or all outside loops), of the same kind (load or store), size and lane stride, whose addresses differ only by a '
+      + 'constant (the unrolled copies of one source access, a thread\'s consecutive items) are reported once, at the worst (then the first), '
+      + 'with the others as related locations. Padding is given in words, or in bytes when the stride is not a whole number of words.'
+      + assumptionsAndSilencing('F052', LANE_ASSUMPTION),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.shared .align 4 .f32 tile[1024];\n.entry k()\n.reqntid 32, 32, 1\n{\n\t.reg .b32 %r<6>;\n\t.reg .f32 %f<2>;\n'
         + '\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, %tid.y;\n\tmov.u32 %r3, tile;\n\tmad.lo.s32 %r4, %r1, 128, %r3;\n\tshl.b32 %r5, %r2, 2;\n\tadd.s32 %r4, %r4, %r5;\n'

@@ -2,7 +2,7 @@
 // sectors its bytes need (lanes far apart), from the per-lane affine address.
 import type { FunctionModel } from '../cfg/symbols.js';
 import { affineAnalysis, type AffineFacts, type Form } from '../cfg/dataflow/affine.js';
-import { laneView, memoryAccesses, opText, type MemoryAccess } from './memory.js';
+import { assumptionsAndSilencing, LANE_ASSUMPTION, laneView, memoryAccesses, opText, type MemoryAccess } from './memory.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -96,7 +96,8 @@ export const F053: Check = {
       + 'loads, one guarded load per item, count as one access). The check fails when '
       + 'sectors > 2 × minimal and reports both counts. The base is taken at its known alignment (lane 0 at its offset modulo 32 when known, else '
       + 'at a sector start). Lanes are mapped to %tid as F052 does (an exact block shape, or a kernel that reads only %tid.x); other accesses are '
-      + 'not judged, and the check is n/a when none can be. All 32 lanes are taken to be active.',
+      + 'not judged, and the check is n/a when none can be. All 32 lanes are taken to be active.'
+      + assumptionsAndSilencing('F053', LANE_ASSUMPTION),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<5>;\n\t.reg .f32 %f<2>;\n'
         + '\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd3, %r1, 128;\n\tadd.s64 %rd4, %rd2, %rd3;\n'

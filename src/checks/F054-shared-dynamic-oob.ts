@@ -6,7 +6,7 @@ import type * as A from '../parser/ast.js';
 import { affineAnalysis, subForms, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
 import { isUnknown, rangeAnalysis, type RangeFacts } from '../cfg/dataflow/ranges.js';
 import { ENTRY, reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
-import { memoryAccesses, opText } from './memory.js';
+import { assumptionsAndSilencing, memoryAccesses, opText } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -251,7 +251,8 @@ export const F054: Check = {
       + 'test). The access fails '
       + 'when some thread reaches past size − access bytes, or below 0, even then; the finding names that thread. So an out-of-range index '
       + 'caused by a loop counter, a parameter or a loaded value is not reported (only the thread ids\' part is), and kernels with no known '
-      + 'block size are not judged (n/a when none is). Extern (dynamic) shared memory has no size here and is not judged.',
+      + 'block size are not judged (n/a when none is). Extern (dynamic) shared memory has no size here and is not judged.'
+      + assumptionsAndSilencing('F054', 'the block size comes from `.reqntid`/`.maxntid` (`__launch_bounds__`) or `--block`; without one the kernel is not judged (1024 is never assumed).'),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.shared .align 4 .f32 s[128];\n.entry k()\n.reqntid 256, 1, 1\n{\n\t.reg .b32 %r<5>;\n\t.reg .f32 %f<2>;\n'
         + '\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n\tmov.u32 %r3, s;\n\tadd.s32 %r4, %r3, %r2;\n\tld.shared.f32 %f1, [%r4];\n\tret;\n}\n',

@@ -1,7 +1,7 @@
 // F055: a `.local` array indexed by a value that is not a constant (the array
 // lives in stack memory instead of registers).
 import { affineAnalysis } from '../cfg/dataflow/affine.js';
-import { memoryAccesses, opText } from './memory.js';
+import { assumptionsAndSilencing, memoryAccesses, opText } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -17,7 +17,8 @@ export const F055: Check = {
     remedy: 'Unroll the loops that index the array (`#pragma unroll` with constant trip counts) so that every index becomes a constant, replace the array by a few scalars, or stage the data in shared memory.',
     notes: 'Precise rule: every `ld`/`st`/`atom`/`red` whose state space is `.local` (named, or a generic address whose provenance is local only: '
       + '`cvta.local` of the depot) and whose affine address is &V + offset for a `.local` variable V, where the offset is not a constant. '
-      + 'Accesses whose address is not affine (a pointer reloaded from the stack at -O0) are not judged. One finding per access.',
+      + 'Accesses whose address is not affine (a pointer reloaded from the stack at -O0) are not judged. One finding per access.'
+      + assumptionsAndSilencing('F055', 'none about the block; one finding per access.'),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k()\n{\n\t.local .align 4 .b8 arr[64];\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n'
         + '\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd1, %r1, 4;\n\tmov.u64 %rd2, arr;\n\tadd.s64 %rd3, %rd2, %rd1;\n\tld.local.u32 %r2, [%rd3];\n\tret;\n}\n',

@@ -2,7 +2,7 @@
 // writes through (the non-coherent path may return stale data).
 import type { FunctionModel } from '../cfg/symbols.js';
 import { affineAnalysis, type AffineFacts, type Form, type ParamSymbol } from '../cfg/dataflow/affine.js';
-import { memoryAccesses, opText, type MemoryAccess } from './memory.js';
+import { assumptionsAndSilencing, memoryAccesses, opText, type MemoryAccess } from './memory.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -64,7 +64,8 @@ export const F056: Check = {
       + 'identified by name and offset so that two pointers of one struct parameter differ); the check fails when a `st`, `atom` or `red` whose '
       + 'state space is `.global` or generic has an address based on one of them in the same function. Aliasing between different parameters '
       + '(`in == out` passed by the host) cannot be seen statically and is not reported; addresses that are not affine (loaded pointers) are not '
-      + 'judged. n/a when there is no `ld.global.nc`.',
+      + 'judged. n/a when there is no `ld.global.nc`.'
+      + assumptionsAndSilencing('F056', 'none about the block; different pointer parameters are taken not to alias.'),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{\n\t.reg .b64 %rd<3>;\n\t.reg .f32 %f<3>;\n'
         + '\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tld.global.nc.f32 %f1, [%rd2];\n\tadd.f32 %f2, %f1, %f1;\n\tst.global.f32 [%rd2+4], %f2;\n\tret;\n}\n',

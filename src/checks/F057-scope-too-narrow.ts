@@ -4,7 +4,7 @@ import type { AnalysisContext } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { affineAnalysis, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
 import type { LoopForest } from '../cfg/loops.js';
-import { memoryAccesses, opText, scopeOf, type MemoryAccess } from './memory.js';
+import { assumptionsAndSilencing, memoryAccesses, opText, scopeOf, type MemoryAccess } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -114,7 +114,8 @@ export const F057: Check = {
       + '`fence.acq_rel.cta`, `membar.cta`) in a function that also accesses such a location with an atomic or a strong (`.volatile`, `.relaxed`, '
       + '`.acquire`, `.release`) load or store, on a control-flow path to or from the fence, unless a `.gpu`/`.sys` fence stands next to it (same block, no memory access or call '
       + 'between), which subsumes it. Proxy and mbarrier-init fences are not memory-ordering '
-      + 'fences here. n/a when nothing has `.cta` scope.',
+      + 'fences here. n/a when nothing has `.cta` scope.'
+      + assumptionsAndSilencing('F057', 'none about the block; a location is shared between CTAs only when its address provably does not depend on the CTA.'),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n'
         + '\tld.param.u64 %rd1, [p];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tatom.global.cta.add.u32 %r1, [%rd2], 1;\n\tret;\n}\n',

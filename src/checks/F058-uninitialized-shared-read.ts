@@ -7,7 +7,7 @@ import { ATOM_MASK, PROV, provenanceAnalysis } from '../cfg/dataflow/provenance.
 import { ENTRY, reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
 import { solve } from '../cfg/dataflow/solver.js';
 import { uniformityAnalysis } from '../cfg/dataflow/uniformity.js';
-import { opText } from './memory.js';
+import { assumptionsAndSilencing, opText } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -202,7 +202,8 @@ export const F058: Check = {
       + 'thread of the CTA makes it; only uniform branches make paths on which a variable stays unwritten. Likewise a write guarded by a '
       + 'thread-varying predicate counts, one guarded by a uniform predicate (`@p st` with p the same for the CTA) does not, except for a read '
       + 'under the same predicate. '
-      + 'One finding per variable, at its first such read, naming the others. `.func` bodies are not judged (the caller may have written).',
+      + 'One finding per variable, at its first such read, naming the others. `.func` bodies are not judged (the caller may have written).'
+      + assumptionsAndSilencing('F058', 'none about the block; the kernel is judged as a CTA (a write by some thread counts for all after a barrier).'),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.shared .align 4 .u32 hist[256];\n.entry k(.param .u64 p)\n{\n\t.reg .b32 %r<5>;\n\t.reg .b64 %rd<3>;\n'
         + '\tmov.u32 %r1, %tid.x;\n\tmov.u32 %r2, hist;\n\tshl.b32 %r3, %r1, 2;\n\tadd.s32 %r4, %r2, %r3;\n\tbar.sync 0;\n\tld.shared.u32 %r1, [%r4];\n'

@@ -2,7 +2,7 @@
 // or whose address's provenance disagrees with the state space it names.
 import { affineAnalysis } from '../cfg/dataflow/affine.js';
 import { formatProvenance, provenanceAnalysis } from '../cfg/dataflow/provenance.js';
-import { memoryAccesses, misalignment, opText } from './memory.js';
+import { assumptionsAndSilencing, LANE_ASSUMPTION, memoryAccesses, misalignment, opText } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -20,7 +20,8 @@ export const F059: Check = {
       + '`atom.global.v4.f32.add` 16) and the affine address are judged as F051 does (known base alignment and constants for every thread, or '
       + 'adjacent lanes a non-multiple apart where whole warps reach the atomic). Space: the provenance of the address (see the catalog\'s '
       + '"Provenance") is compared with the space the instruction names; a mismatch (no possible origin fits the space) fails, a partial or '
-      + 'unknown provenance does not. Generic atomics accept any origin.',
+      + 'unknown provenance does not. Generic atomics accept any origin.'
+      + assumptionsAndSilencing('F059', LANE_ASSUMPTION),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.shared .align 8 .b8 counters[64];\n.entry k()\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<2>;\n'
         + '\tmov.u32 %r1, counters;\n\tatom.shared.add.u64 %rd1, [%r1+4], 1;\n\tret;\n}\n',

@@ -4,7 +4,7 @@
 import type { FunctionModel, VariableSymbol } from '../cfg/symbols.js';
 import { affineAnalysis, type AffineFacts } from '../cfg/dataflow/affine.js';
 import { solve } from '../cfg/dataflow/solver.js';
-import { memoryAccesses, opText } from './memory.js';
+import { assumptionsAndSilencing, memoryAccesses, opText } from './memory.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -70,7 +70,8 @@ export const F060: Check = {
       + '`cp.reduce.async.bulk` (plain or `.tensor`) whose source space is `.shared::cta` (their second address), and `wgmma.mma_async`, '
       + '`tcgen05.mma`, `tcgen05.cp`, whose shared operands are descriptors (any variable). Fails where such a read meets a pending write of its '
       + 'variable (or of an unknown one). Barriers do not clear the state: the fence must come from the writing threads. Async-proxy writes '
-      + '(TMA loads) followed by async-proxy reads need no fence and are not reported. n/a when nothing reads shared memory through the async proxy.',
+      + '(TMA loads) followed by async-proxy reads need no fence and are not reported. n/a when nothing reads shared memory through the async proxy.'
+      + assumptionsAndSilencing('F060', 'none about the block.'),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.shared .align 128 .b8 tile[1024];\n.entry k(.param .u64 p)\n{\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<3>;\n'
         + '\tld.param.u64 %rd1, [p];\n\tmov.u32 %r1, tile;\n\tmov.u32 %r2, %tid.x;\n\tst.shared.u32 [%r1], %r2;\n\tbar.sync 0;\n'

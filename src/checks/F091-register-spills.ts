@@ -1,6 +1,7 @@
 // F091: ptxas reports spill stores or loads (only with `--ptxas`).
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
+import { assumptionsAndSilencing } from './memory.js';
 
 /** A kernel with 24 values live at once under `.maxnreg 16` (ptxas raises the cap to 24 and spills), or without the cap. */
 function example(capped: boolean): string {
@@ -27,7 +28,8 @@ export const F091: Check = {
     notes: 'Precise rule: with `--ptxas`, ptxas is run once per module (`ptxas -v -arch=<the module\'s first sm_ target>`, cached by the hash '
       + 'of ptxas, target and text) and its "N bytes spill stores, M bytes spill loads" line for each function is read; a function with N or M '
       + 'above 0 fails, located at its name, with the figures exactly as ptxas printed them (and the stack frame and registers). n/a without '
-      + '`--ptxas` (an analysis never compiles unless asked), and n/a with the reason when ptxas is missing or rejects the module.',
+      + '`--ptxas` (an analysis never compiles unless asked), and n/a with the reason when ptxas is missing or rejects the module.'
+      + assumptionsAndSilencing('F091', 'none about the block; the figures are ptxas\'s for the module\'s first `sm_` target.'),
     examples: {
       fails: example(true),
       passes: example(false),

@@ -6,6 +6,7 @@ import { moduleTarget } from './header.js';
 import { occupancy, smLimits, staticShared, type Occupancy, type SmLimits } from './occupancy.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
+import { assumptionsAndSilencing } from './memory.js';
 
 const THRESHOLD = 0.25;
 /** Without ptxas, registers are taken as this share of the PTX's peak of live 32-bit values: ptxas
@@ -73,7 +74,8 @@ export const F092: Check = {
       + 'capped at 255, at `.maxnreg`, and at what `.maxntid` with `.minnctapersm` allows; the finding says which. Shared memory: ptxas\'s static figure, else the sizes of the non-extern `.shared` variables the '
       + 'kernel and its callees name; dynamic shared memory is unknown and not counted. Block: `.reqntid`, `.maxntid` or `--block` (their '
       + 'product); with none, the best block size (a multiple of 32 up to 1024) is taken, so the kernel fails only when no block size reaches 25 %. '
-      + 'Targets missing from the table take the nearest older one\'s limits (said in the finding).',
+      + 'Targets missing from the table take the nearest older one\'s limits (said in the finding).'
+      + assumptionsAndSilencing('F092', 'without `.reqntid`/`.maxntid`/`--block` the best block size is taken, so the finding holds for every block size; without `--ptxas` registers are estimated.'),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.shared .align 4 .b8 big[200000];\n.entry k(.param .u64 p)\n.reqntid 64, 1, 1\n{\n\t.reg .b32 %r<3>;\n'
         + '\t.reg .b64 %rd<2>;\n\tmov.u32 %r1, big;\n\tld.shared.u32 %r2, [%r1];\n\tld.param.u64 %rd1, [p];\n\tst.global.u32 [%rd1], %r2;\n\tret;\n}\n',

@@ -1,7 +1,7 @@
 // F093: a CTA barrier that follows another one with no memory access between
 // them on every path (it synchronizes nothing new).
 import { solve } from '../cfg/dataflow/solver.js';
-import { isCtaBarrier, opText, touchesMemory } from './memory.js';
+import { assumptionsAndSilencing, isCtaBarrier, opText, touchesMemory } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -20,7 +20,8 @@ export const F093: Check = {
       + '`bar.red` (it returns a value), `bar.arrive`, `bar.warp.sync` and cluster barriers are not. Memory accesses: any instruction with an '
       + 'address operand (loads, stores, atomics, `cp.async`, `mbarrier`, bulk copies ...), `cp.async.wait_*`, calls, texture and surface '
       + 'instructions, and `wgmma`/`tcgen05` (they read shared memory through descriptors). Fences, votes and shuffles are not accesses. The '
-      + 'function entry counts as an access (a first barrier is never redundant).',
+      + 'function entry counts as an access (a first barrier is never redundant).'
+      + assumptionsAndSilencing('F093', 'a barrier with a thread count is a CTA barrier only when the count equals the known block size (`.reqntid` or `--block`).'),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.shared .align 4 .u32 s[32];\n.entry k()\n{\n\t.reg .b32 %r<3>;\n'
         + '\tmov.u32 %r1, s;\n\tst.shared.u32 [%r1], 1;\n\tbar.sync 0;\n\tmov.u32 %r2, %tid.x;\n\tbar.sync 0;\n\tld.shared.u32 %r2, [%r1];\n\tret;\n}\n',

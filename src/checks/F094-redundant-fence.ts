@@ -2,7 +2,7 @@
 // access between them on every path.
 import type { FlatInstruction } from '../cfg/symbols.js';
 import { solve } from '../cfg/dataflow/solver.js';
-import { opText, touchesMemory } from './memory.js';
+import { assumptionsAndSilencing, opText, touchesMemory } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -72,7 +72,8 @@ export const F094: Check = {
       + 'reaches it through a fence whose semantics (sc ≥ acq_rel) and scope (sys ≥ gpu ≥ cluster ≥ cta) are both at least its own; so '
       + '`fence.acq_rel.cta; fence.sc.gpu` reports nothing (the second is stronger) while `fence.sc.gpu; fence.acq_rel.cta` reports the second. '
       + 'A proxy fence (`fence.proxy.*`) is redundant after the same proxy fence. Guarded fences, `fence.mbarrier_init` and the newer '
-      + '`fence.acquire`/`fence.release` forms are not compared.',
+      + '`fence.acquire`/`fence.release` forms are not compared.'
+      + assumptionsAndSilencing('F094', 'none about the block.'),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{\n\t.reg .b64 %rd<2>;\n'
         + '\tld.param.u64 %rd1, [p];\n\tst.global.u32 [%rd1], 1;\n\tfence.sc.gpu;\n\tmembar.gl;\n\tst.global.u32 [%rd1+4], 1;\n\tret;\n}\n',

@@ -1,7 +1,7 @@
 // F095: byte-wide global loads or stores in a loop that walks consecutive
 // bytes (one thread a byte per iteration, or a warp 32 consecutive bytes).
 import { affineAnalysis, type IvSymbol } from '../cfg/dataflow/affine.js';
-import { laneView, memoryAccesses, opText } from './memory.js';
+import { assumptionsAndSilencing, LANE_ASSUMPTION, laneView, memoryAccesses, opText } from './memory.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -19,7 +19,8 @@ export const F095: Check = {
       + 'in a loop, whose affine address contains a loop counter of a loop around it, and either (a) advances by ±1 byte per iteration of that loop '
       + '(coefficient × constant step = ±1: one thread walks consecutive bytes), or (b) has adjacent lanes 1 byte apart (the warp covers 32 '
       + 'consecutive bytes per step; lanes mapped to %tid as in F052). Byte accesses at strides (a byte of each struct) or outside loops are not '
-      + 'reported.',
+      + 'reported.'
+      + assumptionsAndSilencing('F095', LANE_ASSUMPTION),
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p, .param .u32 n)\n{\n\t.reg .pred %p<2>;\n\t.reg .b16 %h<2>;\n\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<5>;\n'
         + '\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r2, [n];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tmov.u32 %r1, 0;\n$loop:\n\tcvt.u64.u32 %rd3, %r1;\n\tadd.s64 %rd4, %rd2, %rd3;\n'

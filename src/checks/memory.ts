@@ -190,7 +190,8 @@ export function laneView(ctx: AnalysisContext, fn: FunctionModel, af: AffineFact
   }
   const lanes = af.laneStride(f);
   if (lanes === undefined) return { ok: false, reason: 'the address is not affine in the lane index' };
-  const assumptions = lanes.assumptions.filter((a) => !a.startsWith('block size unknown') && !a.startsWith('blockDim.x taken'));
+  // The engine's "blockDim.x taken to be a multiple of 32" is said once, below, as the one-dimensional block.
+  const assumptions = lanes.assumptions.filter((a) => !a.startsWith('block size unknown') && !a.startsWith('block shape unknown') && !a.startsWith('blockDim.x taken'));
   if (tid && !exact) assumptions.unshift('the kernel reads only %tid.x, so its block is taken as one-dimensional (warps of 32 consecutive %tid.x)');
   return { ok: true, lanes, assumptions };
 }
@@ -282,4 +283,21 @@ export function isCtaBarrier(ctx: AnalysisContext, fn: FunctionModel, ins: FlatI
   const count = n.operands[1]!;
   const block = ctx.blockSize(fn);
   return count.kind === 'Int' && block !== undefined && Number(count.value) === block[0] * block[1] * block[2];
+}
+
+// ---------------------------------------------------------------- docs
+
+/** What the lane-mapped checks (F051, F052, F053, F059, F095) assume about the block. */
+export const LANE_ASSUMPTION = 'a warp\'s lanes are mapped to %tid only when the block shape is exact (`.reqntid`, or `--block`/the config\'s '
+  + '`block` without `.maxntid`) or the kernel reads only %tid.x, in which case the block is taken as one-dimensional with blockDim.x a multiple '
+  + 'of 32 (warps of 32 consecutive %tid.x; the finding says so); an access that uses %tid in a kernel that also reads %tid.y/%tid.z and has no '
+  + 'exact shape is not judged. All 32 lanes are taken to be active.';
+
+/** The closing sentences of a memory or performance check's notes: what it
+ *  assumes about the launch, and how to silence it. */
+export function assumptionsAndSilencing(id: string, assumption: string): string {
+  return ` Assumptions: ${assumption} Silencing: where the block matters, give the real one (\`--block X,Y,Z\` or the config's \`"block"\`, `
+    + `\`.reqntid\` in the PTX; \`__launch_bounds__\`, i.e. \`.maxntid\`, bounds the thread count but not the shape); suppress a finding judged acceptable with \`// ptx-debug-disable-next-line ${id} -- reason\` `
+    + `on the line above the PTX instruction (or \`// ptx-debug-disable ${id}\` … \`// ptx-debug-enable ${id}\` around a region), or turn the `
+    + `check off in ptx-debug.config.json (\`"checks": { "${id}": "off" }\`).`;
 }
