@@ -146,7 +146,14 @@ export const F071: Check = {
       + 'is false) and whose value, followed forward through register operations (`shfl` included), only reaches instructions '
       + 'guarded by a predicate implying `p` (`p` itself, or `and.pred q, p, x`), or nothing: the undefined lanes never reach '
       + 'memory, a branch or a call (Triton\'s `@p ld.shared` → `shfl.bfly` → `@p_and_q st.shared` reductions); (3) a register that is never written anywhere and only appears as an element of braced vector operands (LLVM\'s '
-      + 'undef lanes, e.g. `st.v4.u32 [a], {%r1, %r2, %r3, %r4}` with `%r4` never set) is ignored. Reads in unreachable code are '
+      + 'undef lanes, e.g. `st.v4.u32 [a], {%r1, %r2, %r3, %r4}` with `%r4` never set) is ignored; (4) a value that '
+      + 'is never observed is not a read: followed forward through register operations it reaches nothing (a shuffled struct padding '
+      + 'word), or, when the register is written on other paths, only the data operand of `st.shared` (a partial tile exchanged '
+      + 'through shared memory, as CUB\'s BlockLoad does with the items past the end); (5) the undefined path must be feasible: a '
+      + 'path search from the entry learns from each branch and guard which comparisons hold, so a register written when '
+      + '`%r < n` is false is defined after a later `setp` of the same comparison on the same values (another predicate register, '
+      + 'an operand copied by `mov`, `lt` as the negation of `ge`), and writes under `@p` and `@!p` together cover (facts are '
+      + 'forgotten when an operand is rewritten; a search past its budget reports). Reads in unreachable code are '
       + 'not judged. One finding per register, at its first such read, with the definitions that reach it on other paths as the chain.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out)\n{\n\t.reg .f32 %f<3>;\n\t.reg .b64 %rd<2>;\n'

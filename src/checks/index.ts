@@ -79,6 +79,7 @@ import { F076 } from './F076-register-pressure.js';
 import { F077 } from './F077-index-overflow.js';
 import { F078 } from './F078-missing-bounds-check.js';
 import { F079 } from './F079-zero-extended-signed-offset.js';
+import { F080 } from './F080-low-precision-accumulator.js';
 import { F081 } from './F081-loaded-value-store.js';
 import { F082 } from './F082-computed-address-from-loaded.js';
 import { F083 } from './F083-cvta-shared-in-loop.js';
@@ -181,6 +182,7 @@ export const CHECKS: readonly Check[] = [
   F077,
   F078,
   F079,
+  F080,
   F081,
   F082,
   F083,
@@ -204,8 +206,4 @@ export const CHECKS: readonly Check[] = [
 ];
 
 /** Catalog ids with no check module yet: absent from runs, named by reports. */
-export const NOT_BUILT: readonly string[] = [
-  
-  'F080',
-  
-];
+export const NOT_BUILT: readonly string[] = [];
