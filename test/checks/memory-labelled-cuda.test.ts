@@ -21,14 +21,32 @@ function markers(src: string): string[] {
 /**
  * The `.cu` line a PTX line comes from: the nearest `.loc` at or before it
  * that names the `.cu` file, through `inlined_at` (the call site) when the
- * code was inlined from a device function or a CUDA header.
+ * code was inlined from a device function or a CUDA header, following the
+ * chain of call sites (`.loc 6 60 3 ... inlined_at 13 215 7`, whose own `.loc`
+ * is inlined at `1 86 5`) up to the `.cu` file.
  */
 function cuLine(ptx: readonly string[], line: number, cuFile: number): number | undefined {
+  const LOC = /^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)(?:.*inlined_at\s+(\d+)\s+(\d+)\s+(\d+))?/;
+  /** Where position `at` (itself inlined) was inlined: the nearest `.loc` of that position before line `i`. */
+  const outer = (at: readonly string[], i: number): string[] | undefined => {
+    for (let k = i; k >= 0; k--) {
+      const m = LOC.exec(ptx[k]!);
+      if (m?.[4] !== undefined && m[1] === at[0] && m[2] === at[1] && m[3] === at[2]) return [m[4], m[5]!, m[6]!];
+    }
+    return undefined;
+  };
   for (let i = line - 1; i >= 0; i--) {
-    const m = /^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+(?:.*inlined_at\s+(\d+)\s+(\d+))?/.exec(ptx[i]!);
+    const m = LOC.exec(ptx[i]!);
     if (m === null) continue;
-    if (m[3] !== undefined && Number(m[3]) === cuFile) return Number(m[4]);
-    if (Number(m[1]) === cuFile && m[3] === undefined) return Number(m[2]);
+    if (m[4] === undefined) {
+      if (Number(m[1]) === cuFile) return Number(m[2]);
+      continue;
+    }
+    let at: string[] | undefined = [m[4], m[5]!, m[6]!];
+    for (let hops = 0; at !== undefined && hops < 16; hops++) {
+      if (Number(at[0]) === cuFile) return Number(at[1]);
+      at = outer(at, i);
+    }
   }
   return undefined;
 }
