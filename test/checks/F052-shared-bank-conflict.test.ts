@@ -76,3 +76,34 @@ describe('F052 on the tiled GEMM family', () => {
     expect(outcomeOf(F052, float4Gap).findings[0]!.message).toContain('its 4 phases of 8 lanes need 8 wavefronts where 4 would do');
   });
 });
+
+describe('F052 reports one finding per distinct pattern', () => {
+  // Column reads of a 32-float tile at +0, +4, +8 (three unrolled copies): one finding, two related.
+  const copies = module([...PROLOGUE, 'mov.u32 %r4, tile;', 'mad.lo.s32 %r5, %r1, 128, %r4;',
+    'ld.shared.f32 %f1, [%r5]; // !', 'ld.shared.f32 %f2, [%r5+4];', 'ld.shared.f32 %f3, [%r5+8];'], { decls: [TILE] });
+  // The same column read once before a loop and once in it: two patterns.
+  const twoPlaces = module([...PROLOGUE, 'mov.u32 %r4, tile;', 'mad.lo.s32 %r5, %r1, 128, %r4;', 'ld.shared.f32 %f1, [%r5]; // !', 'mov.u32 %r6, 0;',
+    '$loop:', 'ld.shared.f32 %f2, [%r5+4]; // !', 'add.s32 %r6, %r6, 1;', 'setp.lt.u32 %p1, %r6, %r3;', '@%p1 bra $loop;'], { decls: [TILE] });
+  // u16 at lanes 38 bytes apart (a 19-halfword row): lane l reads word floor(9.5·l); words 0 and 256 (lanes 0, 27),
+  // 19 and 275 (lanes 2, 29), 38 and 294 (lanes 4, 31) share banks 0, 19 and 6: 2 wavefronts where 1 would do.
+  const halfwords = module([...PROLOGUE, 'mov.u32 %r4, tile;', 'mad.lo.s32 %r5, %r1, 38, %r4;', 'ld.shared.u16 %h1, [%r5]; // !'], { decls: ['.shared .align 4 .b8 tile[2048];'] });
+
+  it('reports unrolled copies once, with the others as related', () => {
+    const o = outcomeOf(F052, copies);
+    expect(o.findings.map((f) => f.location.line)).toEqual(marked(copies));
+    expect(o.findings[0]!.related?.length).toBe(2);
+    expect(o.findings[0]!.message).toContain('32-way bank conflict');
+    expect(o.findings[0]!.message).toContain('2 more accesses of this pattern');
+  });
+
+  it('reports the same access in different loops separately', () => {
+    expect(outcomeOf(F052, twoPlaces).findings.map((f) => f.location.line)).toEqual(marked(twoPlaces));
+  });
+
+  it('gives the padding in bytes when the row is not a whole number of words', () => {
+    const o = outcomeOf(F052, halfwords);
+    expect(o.findings.map((f) => f.location.line)).toEqual(marked(halfwords));
+    expect(o.findings[0]!.message).toContain('the warp needs 2 wavefronts where 1 would do (degree 2)');
+    expect(o.findings[0]!.message).toMatch(/pad the row to \d+ bytes between lanes \(\+\d+\)/);
+  });
+});
