@@ -69,6 +69,33 @@ describe.skipIf(nvcc !== undefined)(`labelled CUDA kernels (${nvcc ?? 'nvcc'})`,
     }
   });
 
+  // Per check: kernels with a mark of it, and kernels written as its passing twin
+  // (a `// passes: F0xx` line above the kernel), which must carry no mark of it.
+  it('has at least three failing and three passing kernels for every check', () => {
+    const fails = new Map<string, Set<string>>();
+    const passes = new Map<string, Set<string>>();
+    for (const f of FILES) {
+      let kernel = '';
+      let twinOf: string[] = [];
+      for (const line of readFileSync(f, 'utf8').split('\n')) {
+        const k = /__global__ void (?:__launch_bounds__\([^)]*\) )?(\w+)\(/.exec(line);
+        if (k !== null) {
+          kernel = `${f}:${k[1]!}`;
+          for (const id of twinOf) passes.set(id, (passes.get(id) ?? new Set()).add(kernel));
+          twinOf = [];
+        }
+        const p = /^\/\/ passes: (.*)$/.exec(line);
+        if (p !== null) twinOf = p[1]!.trim().split(/\s+/);
+        for (const m of line.matchAll(/expect: (F\d{3})/g)) fails.set(m[1]!, (fails.get(m[1]!) ?? new Set()).add(kernel));
+      }
+    }
+    for (const id of IDS) {
+      expect(fails.get(id)?.size ?? 0, `${id} failing kernels`).toBeGreaterThanOrEqual(3);
+      expect(passes.get(id)?.size ?? 0, `${id} passing kernels`).toBeGreaterThanOrEqual(3);
+      for (const k of passes.get(id) ?? []) expect(fails.get(id)?.has(k) ?? false, `${k} is marked ${id} and written to pass it`).toBe(false);
+    }
+  });
+
   it.each(FILES.map((f) => [f] as const))('%s', async (file) => {
     const src = readFileSync(file, 'utf8');
     const opts = options(src);
