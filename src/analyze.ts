@@ -91,8 +91,33 @@ function tritonKernel(file: string): string | undefined {
   return existsSync(join(dirname(file), `__grp__${name}.json`)) ? name : undefined;
 }
 
+/** Measured on nvcc output (docs/performance.md): a full analysis holds about 4 KB per statement, plus the runtime. */
+const MB_PER_STATEMENT = 4 / 1024;
+const BASE_MB = 100;
+
+/** The memory a full analysis of `text` needs, estimated from its statement count (`;`), in MB. */
+export function estimateAnalysisMb(text: string): { statements: number; mb: number } {
+  let statements = 0;
+  for (let i = text.indexOf(';'); i !== -1; i = text.indexOf(';', i + 1)) statements++;
+  return { statements, mb: Math.round(BASE_MB + statements * MB_PER_STATEMENT) };
+}
+
 /** Analyzes PTX text as one file. */
 export function analyzeText(text: string, file: string, options: AnalyzeOptions = {}): FileAnalysis {
+  // Refused before parsing when it cannot fit: a clean "not analyzed" in a second, not an out-of-memory crash
+  // minutes later (a 50 MB module of tiny instructions needs about 10 GB).
+  const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
+  const estimate = estimateAnalysisMb(text);
+  if (estimate.mb > limit) {
+    return {
+      file, text: '', exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 },
+      error: {
+        message: `not analyzed: its ${estimate.statements.toLocaleString('en-US')} statements would need about `
+          + `${estimate.mb.toLocaleString('en-US')} MB for a full analysis, more than the limit of ${limit} MB (PTX_DEBUG_MEMORY_MB sets it)`,
+        diagnostics: [],
+      },
+    };
+  }
   const t0 = performance.now();
   const parsed = parsePtx(text);
   const parseMs = performance.now() - t0;

@@ -97,10 +97,16 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
   if (n === 0 || endLabels.length > 0) starts.push(n);
 
   const blockOf = new Int32Array(n);
+  const labelsAt = new Map<number, string[]>();
+  for (const l of codeLabels) {
+    const list = labelsAt.get(l.target);
+    if (list === undefined) labelsAt.set(l.target, [l.name]);
+    else list.push(l.name);
+  }
   const blocks: BasicBlock[] = starts.map((start, id) => {
     const end = id + 1 < starts.length ? starts[id + 1]! : n;
     for (let i = start; i < end; i++) blockOf[i] = id;
-    const labels = codeLabels.filter((l) => l.target === start).map((l) => l.name);
+    const labels = labelsAt.get(start) ?? [];
     return { id, labels, start, end, succs: [], preds: [], reachable: false };
   });
   const exit = blocks.length;

@@ -33,6 +33,11 @@ export interface FactLocation {
   readonly source?: { readonly file: string; readonly line: number; readonly column: number };
 }
 
+/** A cached analysis failure (a work budget exceeded, or a bug): rethrown on every request. */
+class Failed {
+  constructor(readonly error: unknown) {}
+}
+
 export class AnalysisContext {
   readonly model: ModuleModel;
   private readonly cache = new Map<FunctionModel, Map<string, unknown>>();
@@ -57,8 +62,19 @@ export class AnalysisContext {
       perFn = new Map();
       this.cache.set(fn, perFn);
     }
-    if (perFn.has(analysis.name)) return perFn.get(analysis.name) as T;
-    const value = analysis.compute(this, fn);
+    if (perFn.has(analysis.name)) {
+      const hit = perFn.get(analysis.name);
+      if (hit instanceof Failed) throw hit.error;
+      return hit as T;
+    }
+    let value: T;
+    try {
+      value = analysis.compute(this, fn);
+    } catch (err) {
+      // Remembered: every later request fails at once instead of redoing the work.
+      perFn.set(analysis.name, new Failed(err));
+      throw err;
+    }
     perFn.set(analysis.name, value);
     return value;
   }

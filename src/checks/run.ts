@@ -1,5 +1,6 @@
 // Runs the registered checks on one parsed module: applies --only/--disable,
 // the profile and config severities, inline suppressions, then scores the file.
+import { AnalysisBudgetExceeded } from '../cfg/budget.js';
 import { AnalysisContext } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import type { Module, SourceRange } from '../parser/ast.js';
@@ -106,7 +107,9 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
     try {
       result = check.run(ctx);
     } catch (err) {
-      result = { status: 'na' as const, reason: `the check failed on this input: ${err instanceof Error ? err.message : String(err)}` };
+      result = err instanceof AnalysisBudgetExceeded
+        ? { status: 'na' as const, reason: `not analyzed: ${err.message}` }
+        : { status: 'na' as const, reason: `the check failed on this input: ${err instanceof Error ? err.message : String(err)}` };
     }
     if (result.status === 'na') {
       outcomes.push({ ...base, severity, status: 'na', reason: result.reason, findings: [] });

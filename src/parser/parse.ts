@@ -92,7 +92,7 @@ export function parsePtx(text: string, options: ParseOptions = {}): ParseResult 
     comments = lexed.comments.map((t) => ({ kind: 'Comment', text: t.image, range: spanTokens(t, t) }));
     if (lexed.tooDeep) {
       errors.sort((a, b) => a.offset - b.offset);
-      return { module: { kind: 'Module', statements: [], comments, hasBom, range: moduleRange }, errors };
+      return { module: { kind: 'Module', statements: [], comments, hasBom, range: moduleRange }, errors: capErrors(errors) };
     }
     const p = getParser();
     p.input = lexed.tokens;

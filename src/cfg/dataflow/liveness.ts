@@ -22,6 +22,7 @@
 import type { BasicBlock } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { FunctionModel, RegisterSymbol } from '../symbols.js';
+import { AnalysisBudgetExceeded, MAX_BITSET_WORDS } from '../budget.js';
 import { BitPool, bitsetLattice, bitWords, flatten, registerTableAnalysis, type RegisterTable } from './reaching-definitions.js';
 import { solve } from './solver.js';
 
@@ -121,6 +122,9 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   }
   const globalRegisters = Int32Array.from(globals);
   const words = bitWords(globals.length);
+  if (words * cfg.blocks.length > MAX_BITSET_WORDS) {
+    throw new AnalysisBudgetExceeded('liveness', `${globals.length.toLocaleString('en-US')} registers × ${cfg.blocks.length.toLocaleString('en-US')} blocks in ${fn.name}`);
+  }
 
   // Each block's effect as use/def sets (reads before any write in the
   // block; whole writes), so a solver visit costs the set size, not the

@@ -20,6 +20,7 @@
 // take bits in the solver's per-block bit sets.
 import type * as A from '../../parser/ast.js';
 import type { BasicBlock } from '../builder.js';
+import { AnalysisBudgetExceeded, MAX_BITSET_WORDS, MAX_DEF_USE_PAIRS } from '../budget.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { typeBytes, type FunctionModel, type RegisterSymbol } from '../symbols.js';
 import { effects } from './effects.js';
@@ -437,6 +438,9 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
   const bitToDef = new Int32Array(bits);
   for (let d = 0; d < D; d++) if (bitOfDef[d]! >= 0) bitToDef[bitOfDef[d]!] = d;
   const words = bitWords(bits);
+  if (words * cfg.blocks.length > MAX_BITSET_WORDS) {
+    throw new AnalysisBudgetExceeded('reaching definitions', `${bits.toLocaleString('en-US')} definitions × ${cfg.blocks.length.toLocaleString('en-US')} blocks in ${fn.name}`);
+  }
   const apply = (state: Uint32Array, i: number): void => {
     for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
       const b = bitOfDef[defIdOfSlot[s]!]!;
@@ -517,6 +521,9 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
         scratch.length = 0;
         collectRange(state, bitBase[r]!, bitEnd[r]!, scratch);
         for (const b of scratch) rd.push(bitToDef[b]!);
+        if (rd.length > MAX_DEF_USE_PAIRS) {
+          throw new AnalysisBudgetExceeded('reaching definitions', `more than ${MAX_DEF_USE_PAIRS.toLocaleString('en-US')} definition-use pairs in ${fn.name}`);
+        }
       }
       if (bits !== 0) apply(state, i);
     }
