@@ -53,7 +53,10 @@ export const F078: Check = {
       + 'a neighbour `i | 1` of a vectorized index, the induction variable of a grid-stride loop) and the other side the same for every thread of the warp (an immediate, a kernel '
       + 'parameter, a `.const` value, %ntid, arithmetic on them, or a per-warp value such as a row length that is 0 for the warps '
       + 'past the last row). A bound that is itself computed from '
-      + 'such a test passes too: `limit = selp cols, 0, row < rows` then a loop `col < limit` (the row test is in the limit). The direction of the test is not judged. So `if (tid < 32) out[ctaid*ntid+tid]` '
+      + 'such a test passes too: `limit = selp cols, 0, row < rows` then a loop `col < limit` (the row test is in the limit). A tile test passes too: a comparison the same for every thread '
+      + 'whose sides are computed from the %ctaid component the address reads and from a kernel parameter (CUB\'s full-tile test '
+      + '`num_items - tile_idx * TILE_ITEMS > TILE_ITEMS` before the unguarded stores of a full tile, the block index re-read at the store): the thread '
+      + 'part of the index stays below the tile size the launch chose. The direction of the test is not judged. So `if (tid < 32) out[ctaid*ntid+tid]` '
       + 'passes too: %tid is what the index is computed from.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 out, .param .u32 n)\n{\n\t.reg .b32 %r<4>;\n'
@@ -104,8 +107,20 @@ export const F078: Check = {
             return node.opcode === 'setp' && node.operands.length >= 3 && direct(d, node.operands[1]!, node.operands[2]!);
           });
         };
+        const blockNames = new Set([...slice].flatMap((d) => blockSregs(fn, fn.instructions[d]!.node)));
+        /** A tile test: a comparison, the same for every thread, of the block's part of the index (computed from a
+         *  %ctaid component the address is computed from too, read by any instruction) against a bound read from a kernel parameter (CUB's
+         *  `num_items - tile_offset > TILE_ITEMS` before a full tile's unguarded stores). */
+        const tileTest = (i: number, a: A.Expression, b: A.Expression): boolean => {
+          if (!uniformOperand(ctx, fn, i, a) || !uniformOperand(ctx, fn, i, b)) return false;
+          const side = backwardSlice(ctx, fn, i, [...registersIn(fn, a), ...registersIn(fn, b)], { limit: 256 });
+          if (side === undefined) return false;
+          const tile = [...side].some((d) => blockSregs(fn, fn.instructions[d]!.node).some((n) => blockNames.has(n)));
+          return tile && [...side].some((d) => !slice.has(d) && fn.instructions[d]!.node.opcode === 'ld' && spaceOf(fn.instructions[d]!.node) === '.param');
+        };
         const guarded = protections(ctx, fn, ins.index).some(({ comparison: c }) =>
-          direct(c.index, c.a, c.b) || (fromIndex(c.index, c.a) && testedBound(c.index, c.b)) || (fromIndex(c.index, c.b) && testedBound(c.index, c.a)));
+          direct(c.index, c.a, c.b) || (fromIndex(c.index, c.a) && testedBound(c.index, c.b)) || (fromIndex(c.index, c.b) && testedBound(c.index, c.a))
+          || tileTest(c.index, c.a, c.b));
         if (guarded) continue;
         const steps = [...slice].filter((d) => d >= seeds[0]!).sort((a, b) => a - b).slice(0, 8);
         out.push({
@@ -120,15 +135,25 @@ export const F078: Check = {
   },
 };
 
-/** The %tid.x/y/z and %laneid an instruction reads, by name (`%tid.x`). */
-function threadSregs(fn: FunctionModel, node: A.Instruction): string[] {
+/** The special registers matching `names` an instruction reads, by name with component (`%tid.x`). */
+function sregsRead(fn: FunctionModel, node: A.Instruction, names: RegExp): string[] {
   const out: string[] = [];
   for (const o of node.operands) {
     if (o.kind !== 'Name') continue;
     const s = fn.resolve(o);
-    if (s?.kind === 'sreg' && /^%(tid|laneid)$/.test(s.name)) out.push(o.component === undefined ? s.name : `${s.name}.${o.component}`);
+    if (s?.kind === 'sreg' && names.test(s.name)) out.push(o.component === undefined ? s.name : `${s.name}.${o.component}`);
   }
   return out;
+}
+
+/** The %tid.x/y/z and %laneid an instruction reads. */
+function threadSregs(fn: FunctionModel, node: A.Instruction): string[] {
+  return sregsRead(fn, node, /^%(tid|laneid)$/);
+}
+
+/** The block indices (%ctaid.x/y/z, cluster ids) an instruction reads. */
+function blockSregs(fn: FunctionModel, node: A.Instruction): string[] {
+  return sregsRead(fn, node, /^%(ctaid|clusterid|cluster_ctaid)$/);
 }
 
 /** A comparison side that reads %tid/%laneid directly while the address slice reads it too. */

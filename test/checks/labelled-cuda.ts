@@ -53,17 +53,21 @@ export function fixtureArchs(source: string): string[] {
 }
 
 /** The family's findings on a compiled fixture, as `F0xx:line` (source lines of the `.cu` file; a finding
- *  no `.loc` maps gets minus its PTX line). */
+ *  no `.loc` maps gets its kernel's `__global__` line, else minus its PTX line). */
 export function sourceFindings(ptx: string, file: string, only: readonly string[] = SYNC_IDS,
   block?: readonly [number, number, number]): { marks: string[]; details: string[] } {
   const parsed = parsePtx(ptx);
   expect(parsed.errors).toEqual([]);
   const report = runChecks(parsed.module, ptx, { only, ...(block !== undefined ? { block } : {}) });
   const lines = cudaLines(parsed.module, file);
+  const sourceLines = readFileSync(file, 'utf8').split('\n');
   const marks = new Set<string>();
   const details: string[] = [];
   for (const f of report.findings) {
-    const line = lines.get(f.location.line) ?? -f.location.line;
+    // A kernel-level finding (no instruction a `.loc` maps) belongs to the kernel's `__global__` line.
+    const decl = f.function === undefined ? 0
+      : sourceLines.findIndex((l) => l.includes('__global__') && new RegExp(`\\b${f.function}\\s*\\(`).test(l)) + 1;
+    const line = lines.get(f.location.line) ?? (decl > 0 ? decl : -f.location.line);
     marks.add(`${f.id}:${line}`);
     details.push(`${f.id}:${line} (ptx ${f.location.line}) ${f.message}`);
   }
