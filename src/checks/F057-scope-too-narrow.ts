@@ -113,7 +113,9 @@ export const F057: Check = {
       + '`ld`/`st` with `.relaxed`/`.acquire`/`.release`, with `.cta` scope on such a location; (2) a `.cta` fence (`fence.sc.cta`, '
       + '`fence.acq_rel.cta`, `membar.cta`) in a function that also accesses such a location with an atomic or a strong (`.volatile`, `.relaxed`, '
       + '`.acquire`, `.release`) load or store, on a control-flow path to or from the fence, unless a `.gpu`/`.sys` fence stands next to it (same block, no memory access or call '
-      + 'between), which subsumes it. Proxy and mbarrier-init fences are not memory-ordering '
+      + 'between), which subsumes it. A fence inside a loop that makes a strong load (a polling loop) is judged by the locations that loop polls '
+      + 'only: CUB\'s decoupled look-back spins on another CTA\'s slot with `__threadfence_block()` as a compiler barrier, long after taking '
+      + 'a tile index from a grid-wide counter, and is not reported. Proxy and mbarrier-init fences are not memory-ordering '
       + 'fences here. n/a when nothing has `.cta` scope.'
       + assumptionsAndSilencing('F057', 'none about the block; a location is shared between CTAs only when its address provably does not depend on the CTA.'),
     examples: {
