@@ -1,6 +1,7 @@
 import { F077 } from '../../src/checks/F077-index-overflow.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, GLOBAL_INDEX, kernel, LLC, nvccReal } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const P = '.param .u64 a, .param .u32 n, .param .u32 stride';
 const PROLOGUE = ['ld.param.u64 %rd1, [a];', 'ld.param.u32 %r2, [n];', 'ld.param.u32 %r3, [stride];'];
@@ -23,3 +24,5 @@ checkCases(F077, {
     ...(await nvccReal(['01-elementwise-add.cu', '04-block-reduce-shared.cu', '25-softmax-warp.cu'])),
   ],
 });
+
+describeCudaFixtures('F077');

@@ -1,6 +1,7 @@
 import { F078 } from '../../src/checks/F078-missing-bounds-check.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, GLOBAL_INDEX, kernel, nvccReal, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const P = '.param .u64 a, .param .u32 n';
 const PROLOGUE = ['ld.param.u64 %rd9, [a];', 'ld.param.u32 %r2, [n];', 'cvta.to.global.u64 %rd1, %rd9;', ...GLOBAL_INDEX];
@@ -26,3 +27,5 @@ checkCases(F078, {
     ...(await nvccReal(['01-elementwise-add.cu', '02-saxpy-grid-stride.cu', '05-tiled-gemm-shared.cu', '33-stencil-2d.cu'])),
   ],
 });
+
+describeCudaFixtures('F078');

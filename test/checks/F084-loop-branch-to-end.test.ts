@@ -1,6 +1,7 @@
 import { F084 } from '../../src/checks/F084-loop-branch-to-end.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, kernel, LLC, nvccReal, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const P = '.param .u32 n';
 
@@ -18,3 +19,5 @@ checkCases(F084, {
     ...(await nvccReal(['02-saxpy-grid-stride.cu', '28-switch-dispatch.cu', '23-blelloch-scan.cu'])),
   ],
 });
+
+describeCudaFixtures('F084');

@@ -1,6 +1,7 @@
 import { F085 } from '../../src/checks/F085-shuffle-operands.js';
 import { checkCases } from './harness.js';
 import { committedReal, failing, kernel, nvccReal } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const LANE = 'mov.u32 %r1, %laneid;';
 
@@ -20,3 +21,5 @@ checkCases(F085, {
     ...(await nvccReal(['03-warp-shfl-reduce.cu', '25-softmax-warp.cu', '26-layernorm.cu', '10-cooperative-groups.cu'])),
   ],
 });
+
+describeCudaFixtures('F085');

@@ -1,6 +1,7 @@
 import { F086 } from '../../src/checks/F086-placeholder-kernel.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, GLOBAL_INDEX, kernel, nvccReal, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const OUT = ['ld.param.u64 %rd1, [out];', ...GLOBAL_INDEX, 'mul.wide.u32 %rd2, %r1, 4;', 'add.s64 %rd3, %rd1, %rd2;'];
 
@@ -19,3 +20,5 @@ checkCases(F086, {
     ...(await nvccReal(['01-elementwise-add.cu', '02-saxpy-grid-stride.cu', '08-atomics.cu', '16-textures.cu'])),
   ],
 });
+
+describeCudaFixtures('F086');
