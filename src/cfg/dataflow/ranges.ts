@@ -27,8 +27,8 @@ import type { BasicBlock, Cfg } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 import {
-  affineAnalysis, blockBounds, compiledFunction, FLOAT, HI, immediate, intWidth, joinFacts, NAMED_DEST, partsOf, pvEmpty,
-  pvEquals, pvGet, pvMerge, pvSetMany, SAT, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
+  addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, joinFacts, NAMED_DEST, partsOf, pvEmpty,
+  pvEquals, pvGet, pvMerge, pvSetMany, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
   type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve, type DataflowResult } from './solver.js';
@@ -180,6 +180,17 @@ function bitCeil(x: number): number {
   let p = 1;
   while (p <= x) p *= 2;
   return p - 1;
+}
+
+/** `bmsk.clamp`/`bmsk.wrap` of two constants, as the PTX ISA defines it (a and b unsigned 32-bit). */
+function bmsk(a: number, b: number, clamp: boolean): number {
+  const a1 = a % 32;
+  const b1 = b % 32;
+  const sum = a1 + b1;
+  const overflow = sum >= 32 || (clamp && b >= 32);
+  const mask0 = clamp && a >= 32 ? 0 : (0xffffffff << a1) >>> 0;
+  const below = overflow ? 0xffffffff : b1 === 0 ? 0 : 2 ** sum - 1; // ~mask1
+  return (mask0 & below) >>> 0;
 }
 
 // ================================================================ comparisons
@@ -626,6 +637,16 @@ class RangeEngine {
         const top = bitCeil(Math.max(a.hi, b.hi));
         return op === 'or' ? mk(Math.max(a.lo, b.lo), top) : mk(0, top);
       }
+      case 'bmsk': {
+        // PTX ISA: the bits [a', a' + b') of 32 (none past bit 31), a' = a & 31 and
+        // b' = b & 31; under .clamp a ≥ 32 gives 0 and b ≥ 32 every bit from a' up.
+        const a = view(this.ev(c, 1, 32), 32, false);
+        const b = view(this.ev(c, 2, 32), 32, false);
+        const clamp = !c.node.modifiers.includes('.wrap');
+        if (a.lo === a.hi && b.lo === b.hi) return point(bmsk(a.lo, b.lo, clamp));
+        const top = Math.min(a.hi, 31) + Math.min(b.hi, clamp ? 32 : 31);
+        return mk(0, 2 ** Math.min(top, 32) - 1);
+      }
       case 'rem': {
         if (ty === undefined) return undefined;
         const a = view(this.ev(c, 1, w), w, signed);
@@ -861,6 +882,41 @@ export interface RangeFacts {
   formRange(form: Form): Interval;
 }
 
+/** A form holding `m·x − m·2^k·(x >> k)` (how affine.ts writes `m·(x & (2^k − 1))`):
+ *  the rest of the form, and the range of that pair, `m·(x mod 2^k)`, with
+ *  x mod 2^k in [0, 2^k − g] when g (a power of two ≤ 2^k) divides x's
+ *  constant and coefficients, and x itself when x lies in [0, 2^k). Exact only
+ *  when x's range lies in the window the shift read it in (no wrap), else not
+ *  used. Summing the two terms' ranges separately would lose that they cancel. */
+function lowBits(form: Form, symbols: readonly AffineSymbol[], rangeOf: (f: Form) => Interval): { rest: Form; range: Interval } | undefined {
+  for (const t of form.terms) {
+    const s = symbols[t.sym]!;
+    if (s.kind !== 'shr' || s.of.terms.length === 0 || s.shift >= 53) continue;
+    const p = 2 ** s.shift;
+    const m = -t.coef / p;
+    if (!Number.isSafeInteger(m) || m === 0) continue;
+    if (!s.of.terms.every((u) => coefOf(form, u.sym) === m * u.coef)) continue;
+    const x = rangeOf(s.of);
+    const d = domain(s.width, s.signed);
+    if (!(x.lo >= d.lo && x.hi <= d.hi)) continue;
+    let g = pow2Factor(s.of.c, p);
+    for (const u of s.of.terms) g = Math.min(g, pow2Factor(u.coef, p));
+    const r = x.lo >= 0 && x.hi < p ? x : { lo: 0, hi: Math.min(p - g, x.lo >= 0 ? x.hi : Infinity) };
+    const without = addScaled(form, s.of, -m);
+    const rest = without === undefined ? undefined : addScaled(without, symForm(t.sym), -t.coef);
+    const range = mulIv(r, point(m));
+    if (rest !== undefined && range !== undefined) return { rest, range };
+  }
+  return undefined;
+}
+
+/** The largest power of two dividing x, capped at `cap` (a power of two); `cap` for 0. */
+function pow2Factor(x: number, cap: number): number {
+  let g = 1;
+  while (g < cap && x % (g * 2) === 0) g *= 2;
+  return g;
+}
+
 const indexOf = (ins: number | FlatInstruction): number => (typeof ins === 'number' ? ins : ins.index);
 
 function position(list: readonly RegisterSymbol[], reg: RegisterSymbol | string): number {
@@ -928,9 +984,14 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
       for (const t of form.terms) {
         const r = facts.symbolRange(symbols[t.sym]!);
         acc = addIv(acc, mulIv(r, point(t.coef)), 1);
-        if (acc === undefined) return UNKNOWN;
+        if (acc === undefined) break;
       }
-      return acc ?? UNKNOWN;
+      // Both bounds hold, so their intersection does.
+      const digit = lowBits(form, symbols, facts.formRange);
+      const low = digit === undefined ? undefined : addIv(facts.formRange(digit.rest), digit.range, 1);
+      if (low === undefined) return acc ?? UNKNOWN;
+      if (acc === undefined) return low;
+      return mk(Math.max(acc.lo, low.lo), Math.min(acc.hi, low.hi)) ?? UNKNOWN;
     },
   };
   return facts;

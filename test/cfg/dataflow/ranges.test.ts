@@ -131,6 +131,90 @@ describe('arithmetic', () => {
   });
 });
 
+describe('bit masks and radix digits (CUB: (key >> shift) & bmsk(0, bits))', () => {
+  const K = kernel(`\tmov.u32 %r1, 0;
+\tmov.u32 %r2, 4;
+\tbmsk.clamp.b32 %r3, %r1, %r2;
+\tbmsk.wrap.b32 %r4, 1, 2;
+\tbmsk.clamp.b32 %r5, %r1, 40;
+\tbmsk.wrap.b32 %r6, %r1, 32;
+\tld.param.u32 %r7, [n];
+\tmin.u32 %r8, %r7, 5;
+\tbmsk.clamp.b32 %r9, %r1, %r8;
+\tbmsk.clamp.b32 %r10, %r7, %r2;
+\tshr.b32 %r11, %r7, 3;
+\tand.b32 %r12, %r3, %r11;
+\tand.b32 %r13, %r11, %r9;
+\trem.u32 %r14, %r7, 12;
+\tand.b32 %r15, %r7, 1000;
+\tmin.s32 %r16, %r7, 4;
+\tbmsk.clamp.b32 %r17, %r1, %r16;
+\tadd.s32 %r18, %r17, 0;`);
+  const { after } = ranges(K);
+
+  it('bmsk of constants is the ISA value: (0, 4) is 15, wrap (1, 2) is 6, clamp (0, 40) every bit, wrap (0, 32) none', () => {
+    expect(after('bmsk.clamp.b32 %r3', '%r3')).toEqual([15, 15]);
+    expect(after('bmsk.wrap.b32 %r4', '%r4')).toEqual([6, 6]);
+    expect(after('bmsk.clamp.b32 %r5', '%r5')).toEqual([2 ** 32 - 1, 2 ** 32 - 1]);
+    expect(after('bmsk.wrap.b32 %r6', '%r6')).toEqual([0, 0]);
+  });
+
+  it('bmsk.clamp from bit 0 of a width in [0, 5] is in [0, 31]; from an unknown start it is any value', () => {
+    expect(after('bmsk.clamp.b32 %r9', '%r9')).toEqual([0, 31]);
+    expect(after('bmsk.clamp.b32 %r10', '%r10')).toBe('unknown');
+  });
+
+  it('a width of min.s32(n, 4) may be negative, which clamp reads as ≥ 32: every bit, so unknown', () => {
+    expect(after('bmsk.clamp.b32 %r17', '%r17')).toBe('unknown');
+  });
+
+  it('the digit (key >> 3) & bmsk(0, 4) is in [0, 15], whichever operand the mask is', () => {
+    expect(after('and.b32 %r12', '%r12')).toEqual([0, 15]);
+    expect(after('and.b32 %r13', '%r13')).toEqual([0, 31]);
+  });
+
+  it('rem.u32 of an unknown by 12 is in [0, 11]; and with the constant 1000 is in [0, 1000]', () => {
+    expect(after('rem.u32 %r14', '%r14')).toEqual([0, 11]);
+    expect(after('and.b32 %r15', '%r15')).toEqual([0, 1000]);
+  });
+
+  it('a digit bin ((key >> 3) & bmsk(0, 4)) << 9 & 3584 is in [0, 3584], not [-4096, 7680]: its two affine terms cancel', () => {
+    // affine.ts writes (512·d) & 4095 as 512·d − 4096·((512·d) >> 12); the low 9 bits are zero, so at most 4096 − 512.
+    const D = kernel(`\t.shared .align 4 .b8 smem[4640];
+\tld.param.u32 %r1, [n];
+\tshr.b32 %r2, %r1, 3;
+\tbmsk.clamp.b32 %r3, 0, 4;
+\tand.b32 %r4, %r3, %r2;
+\tshl.b32 %r5, %r4, 9;
+\tand.b32 %r6, %r5, 3584;
+\tmov.u32 %r7, smem;
+\tadd.s32 %r8, %r7, %r6;
+\tst.shared.u16 [%r8+1054], %rs1;`);
+    const a = analyze(D);
+    const f = a.ctx.get(a.fn, affineAnalysis);
+    const r = a.ctx.get(a.fn, rangeAnalysis);
+    const { offset } = f.baseOf(f.addressOf(a.at(lineOf(D, 'st.shared')))!);
+    expect(r.formRange(offset)).toEqual({ lo: 1054, hi: 4638 });
+  });
+
+  it('the cancelling pair is not used where the shifted value wraps: (tid.x − 64) & 4095 is 4032 for thread 0, so the range is not [0, 191]', () => {
+    const D = kernel(`\t.shared .align 4 .b8 smem[8192];
+\tmov.u32 %r1, %tid.x;
+\tadd.s32 %r2, %r1, -64;
+\tand.b32 %r3, %r2, 4095;
+\tmov.u32 %r5, smem;
+\tadd.s32 %r6, %r5, %r3;
+\tst.shared.u8 [%r6], %rs1;`);
+    const a = analyze(D);
+    const f = a.ctx.get(a.fn, affineAnalysis);
+    const r = a.ctx.get(a.fn, rangeAnalysis);
+    const { offset } = f.baseOf(f.addressOf(a.at(lineOf(D, 'st.shared')))!);
+    // Representatives modulo 2^32: thread 0's 4032 is −2^32 + 4032, so the range reaches below 0 (no check reads it as in bounds).
+    const got = r.formRange(offset);
+    expect(got.lo <= -(2 ** 32) + 4032 && got.hi >= 191).toBe(true);
+  });
+});
+
 describe('branches, guards and loops', () => {
   it('a branch on tid.x < 64 refines tid.x to [0, 63] on one edge and [64, 255] on the other', () => {
     const K = kernel(`\tmov.u32 %r1, %tid.x;
