@@ -17,7 +17,9 @@ export const F062: Check = {
     notes: 'Judged on the CFG (edges of `bra`, `brx.idx` through its `.branchtargets`, fall-through, and no fall-through after `ret`, '
       + '`exit`, `trap`, unguarded `bra` or a call of a `.noreturn` function). Consecutive unreachable blocks are reported once, at '
       + 'their first instruction, with their extent. A run made only of `ret`/`exit`/`trap` (the epilogue a compiler leaves after a '
-      + '`trap` or a `.noreturn` call) is not reported, and empty blocks (a label at the end of the body) are not code.',
+      + '`trap` or a `.noreturn` call) is not reported, nor the run right after an unguarded `trap` (nvcc compiles CUDA\'s `__trap()` '
+      + 'to inline-asm `trap;` and, not knowing it ends the thread, emits the source\'s continuation after it), and empty blocks (a '
+      + 'label at the end of the body) are not code.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tret;\n\tmov.u32 %r1, 1;\n\tret;\n}\n',
       passes: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, 1;\n\tret;\n}\n',
@@ -31,7 +33,11 @@ export const F062: Check = {
       let run: { start: number; end: number; code: boolean } | undefined;
       const flush = (): void => {
         if (run === undefined) return;
-        if (run.code) {
+        // The continuation nvcc emits after CUDA's __trap() (inline-asm `trap;`, which the compiler does not know ends the
+        // thread): code the source never wrote, unreachable only through the trap right before it.
+        const before = run.start > 0 ? fn.instructions[run.start - 1]!.node : undefined;
+        const afterTrap = before !== undefined && before.opcode === 'trap' && before.guard === undefined;
+        if (run.code && !afterTrap) {
           const count = run.end - run.start;
           const last = fn.instructions[run.end - 1]!.node.range.line;
           const first = fn.instructions[run.start]!.node.range.line;

@@ -1,6 +1,7 @@
 import { F063 } from '../../src/checks/F063-infinite-loop.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, kernel, LLC, nvccReal, REAL, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 checkCases(F063, {
   fails: [
@@ -19,3 +20,5 @@ checkCases(F063, {
     ...(await nvccReal(['31-nanosleep-clock64.cu', '02-saxpy-grid-stride.cu', '32-cluster-mbarrier-sm90.cu'])),
   ],
 });
+
+describeCudaFixtures('F063');

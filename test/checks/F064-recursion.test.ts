@@ -1,6 +1,7 @@
 import { F064 } from '../../src/checks/F064-recursion.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, kernel, marked, nvccReal, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const MUTUAL = [
   '.version 8.0', '.target sm_90', '.address_size 64',
@@ -34,3 +35,5 @@ checkCases(F064, {
     ...(await nvccReal(['13-noinline-device-functions.cu', '27-function-pointers.cu', '15-printf.cu'])),
   ],
 });
+
+describeCudaFixtures('F064');

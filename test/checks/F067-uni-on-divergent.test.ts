@@ -1,6 +1,7 @@
 import { F067 } from '../../src/checks/F067-uni-on-divergent.js';
 import { checkCases } from './harness.js';
 import { committedReal, failing, kernel, nvccReal, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 checkCases(F067, {
   fails: [
@@ -19,3 +20,5 @@ checkCases(F067, {
     ...(await nvccReal(['02-saxpy-grid-stride.cu', '04-block-reduce-shared.cu'])).map((c) => ({ ...c, na: true })),
   ],
 });
+
+describeCudaFixtures('F067');

@@ -1,6 +1,7 @@
 import { F068 } from '../../src/checks/F068-divergent-branch-in-loop.js';
 import { checkCases } from './harness.js';
 import { committedReal, failing, kernel } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const LOOP = (branch: string[]): string[] => ['ld.param.u32 %r1, [n];', 'mov.u32 %r2, %tid.x;', 'mov.u32 %r3, 0;', 'L:', ...branch, 'add.u32 %r3, %r3, 1;', 'setp.lt.u32 %p2, %r3, %r1;', '@%p2 bra L;', 'ret;'];
 
@@ -17,3 +18,5 @@ checkCases(F068, {
     ...committedReal(['fixtures/corpus/triton/vector_add.ptx']).map((c) => ({ ...c, na: true })),
   ],
 });
+
+describeCudaFixtures('F068');

@@ -1,6 +1,7 @@
 import { F070 } from '../../src/checks/F070-debug-break-left.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, kernel, LLC, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 checkCases(F070, {
   fails: [
@@ -15,3 +16,5 @@ checkCases(F070, {
     ...committedReal([EXAMPLE, ...TRITON, ...LLC]),
   ],
 });
+
+describeCudaFixtures('F070');

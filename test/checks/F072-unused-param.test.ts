@@ -1,6 +1,7 @@
 import { F072 } from '../../src/checks/F072-unused-param.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, kernel, marked, nvccReal, REAL } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const multi = [
   '.version 8.0', '.target sm_90', '.address_size 64',
@@ -22,3 +23,5 @@ checkCases(F072, {
     ...(await nvccReal(['01-elementwise-add.cu', '05-tiled-gemm-shared.cu'])),
   ],
 });
+
+describeCudaFixtures('F072');

@@ -1,6 +1,7 @@
 import { F073 } from '../../src/checks/F073-dead-store.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, kernel, nvccReal, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 checkCases(F073, {
   fails: [
@@ -17,3 +18,5 @@ checkCases(F073, {
     ...(await nvccReal(['04-block-reduce-shared.cu', '25-softmax-warp.cu', '08-atomics.cu'])),
   ],
 });
+
+describeCudaFixtures('F073');

@@ -1,6 +1,7 @@
 import { F079 } from '../../src/checks/F079-zero-extended-signed-offset.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, kernel, nvccReal } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const P = '.param .u64 a';
 const LOAD = ['add.s64 %rd3, %rd1, %rd2;', 'ld.global.u32 %r9, [%rd3];', 'ret;'];
@@ -20,3 +21,5 @@ checkCases(F079, {
     ...(await nvccReal(['23-blelloch-scan.cu', '05-tiled-gemm-shared.cu', '22-histogram-shared-atomics.cu'])),
   ],
 });
+
+describeCudaFixtures('F079');

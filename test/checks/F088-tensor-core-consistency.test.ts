@@ -1,6 +1,7 @@
 import { F088 } from '../../src/checks/F088-tensor-core-consistency.js';
 import { checkCases } from './harness.js';
 import { committedReal, failing, kernel, nvccReal } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const A8 = '{%r1,%r2,%r3,%r4,%r5,%r6,%r7,%r8}';
 const B8 = '{%r9,%r10,%r11,%r12,%r13,%r14,%r15,%r16}';
@@ -29,3 +30,5 @@ checkCases(F088, {
     ...(await nvccReal(['06-wmma-half-float.cu', '07-mma-sync-inline-asm.cu'], 'sm_80')),
   ],
 });
+
+describeCudaFixtures('F088');

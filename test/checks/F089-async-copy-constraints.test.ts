@@ -1,6 +1,7 @@
 import { F089 } from '../../src/checks/F089-async-copy-constraints.js';
 import { checkCases } from './harness.js';
 import { committedReal, failing, kernel, nvccReal } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const P = '.param .u64 g';
 const S = (align: number): string => `.shared .align ${align} .b8 s[1024];`;
@@ -25,3 +26,5 @@ checkCases(F089, {
     ...(await nvccReal(['11-cp-async.cu'], 'sm_90')),
   ],
 });
+
+describeCudaFixtures('F089');

@@ -1,6 +1,7 @@
 import { F096 } from '../../src/checks/F096-missing-debug-instrumentation.js';
 import { checkCases } from './harness.js';
 import { committedReal, kernel, nvccReal, REAL } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const LOOP = ['ld.param.u32 %r1, [n];', 'mov.u32 %r2, 0;', 'L:', 'add.u32 %r2, %r2, 1;', 'setp.lt.u32 %p1, %r2, %r1;', '@%p1 bra L;', 'ret;'];
 const SHARED_LOOP = ['.shared .align 4 .b32 s[32];', 'ld.param.u32 %r1, [n];', 'mov.u32 %r2, 0;', 'L:', 'st.shared.u32 [s], %r2;', 'add.u32 %r2, %r2, 1;', 'setp.lt.u32 %p1, %r2, %r1;', '@%p1 bra L;', 'ret;'];
@@ -21,3 +22,5 @@ checkCases(F096, {
     ...(await nvccReal(['01-elementwise-add.cu'])).map((c) => ({ ...c, na: true })),
   ],
 });
+
+describeCudaFixtures('F096');
