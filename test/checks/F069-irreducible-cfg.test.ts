@@ -1,6 +1,7 @@
 import { F069 } from '../../src/checks/F069-irreducible-cfg.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, kernel, LLC, nvccReal, REAL, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 checkCases(F069, {
   fails: [
@@ -16,3 +17,5 @@ checkCases(F069, {
     ...(await nvccReal(['28-switch-dispatch.cu', '23-blelloch-scan.cu'])),
   ],
 });
+
+describeCudaFixtures('F069');
