@@ -64,23 +64,33 @@ function compile(file: string, source: string, arch: string, nvcc: string): stri
 
 /** PTX line → line of the `.cu` file, through `.loc`: an instruction inlined from a device function or a
  *  header (`__shfl_sync`, `atomicAdd`) maps to the call site its `inlined_at` names (which tells the kernels
- *  that share a helper apart); `.loc`s of other files leave the last line. */
+ *  that share a helper apart), following the chain of call sites (`.loc 6 60 3 ... inlined_at 13 215 7`, where
+ *  the last `.loc` of 13:215:7 was itself inlined at the `.cu` file's line 86) up to the `.cu` file; `.loc`s
+ *  that lead nowhere in the `.cu` file leave the last line. */
 export function cudaLines(module: A.Module, file: string): Map<number, number> {
   const files = new Set<number>();
   for (const s of module.statements) if (s.kind === 'File' && basename(s.path) === basename(file)) files.add(s.index);
   const out = new Map<number, number>();
+  /** file:line:column of a position → the `.cu` line its latest `.loc` resolved to. */
+  const resolved = new Map<string, number>();
   let line = -1;
   const walk = (b: A.Block): void => {
     for (const s of b.statements) {
       if (s.kind === 'Loc') {
-        if (s.inlinedAt !== undefined && files.has(s.inlinedAt.file)) line = s.inlinedAt.line;
-        else if (files.has(s.file)) line = s.line;
+        let at: number | undefined;
+        if (s.inlinedAt !== undefined) {
+          at = files.has(s.inlinedAt.file) ? s.inlinedAt.line : resolved.get(`${s.inlinedAt.file}:${s.inlinedAt.line}:${s.inlinedAt.column}`);
+        } else if (files.has(s.file)) at = s.line;
+        if (at !== undefined) {
+          line = at;
+          resolved.set(`${s.file}:${s.line}:${s.column}`, at);
+        }
       } else if (s.kind === 'Instruction') {
         if (line > 0) out.set(s.range.line, line);
       } else if (s.kind === 'Block') walk(s);
     }
   };
-  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) { line = -1; walk(s.body); }
+  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) { line = -1; resolved.clear(); walk(s.body); }
   return out;
 }
 
