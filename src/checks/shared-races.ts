@@ -167,19 +167,24 @@ function collectAccesses(fn: FunctionModel, af: AffineFacts): SharedAccess[] {
   return out;
 }
 
-const formKeys = new WeakMap<Form, string>();
-const formKey = (f: Form): string => {
-  let k = formKeys.get(f);
-  if (k === undefined) formKeys.set(f, k = `${f.c}:${f.terms.map((t) => `${t.sym}*${t.coef}`).join(',')}`);
-  return k;
-};
-const boxKeys = new WeakMap<ThreadBox, string>();
-const boxKey = (b: ThreadBox | undefined): string => {
-  if (b === undefined) return '-';
-  let k = boxKeys.get(b);
-  if (k === undefined) boxKeys.set(b, k = `${b.x.join('..')}/${b.y.join('..')}/${b.z.join('..')}`);
-  return k;
-};
+/** Small integers for structurally equal values, so a memo key is a few digits, not the forms' text. */
+class Interner<T extends object> {
+  private readonly ids = new WeakMap<T, number>();
+  private readonly byText = new Map<string, number>();
+  constructor(private readonly text: (x: T) => string) {}
+  id(x: T): number {
+    let id = this.ids.get(x);
+    if (id === undefined) {
+      const t = this.text(x);
+      id = this.byText.get(t);
+      if (id === undefined) this.byText.set(t, id = this.byText.size);
+      this.ids.set(x, id);
+    }
+    return id;
+  }
+}
+const formText = (f: Form): string => `${f.c}:${f.terms.map((t) => `${t.sym}*${t.coef}`).join(',')}`;
+const boxText = (b: ThreadBox): string => `${b.x.join('..')}/${b.y.join('..')}/${b.z.join('..')}`;
 
 function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
   const facts: SyncFacts = ctx.get(fn, syncFactsAnalysis);
@@ -308,6 +313,8 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
     : extents[1] === 1 && extents[2] === 1 ? [{ dim: 0, coef: 1 }] : undefined;
 
   const memo = new Map<string, ThreadOverlap>();
+  const forms = new Interner<Form>(formText);
+  const boxIds = new Interner<ThreadBox>(boxText);
   const overlap = (a: SharedAccess, b: SharedAccess, boxes?: { a?: ThreadBox; b?: ThreadBox }, independentLoops?: ReadonlySet<number>,
     crossWarp = false): ThreadOverlap => {
     const boxA = boxes?.a ?? facts.threadBox(a.index);
@@ -317,7 +324,7 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
       return l !== undefined && (drifting().has(l) || (independentLoops?.has(l) ?? false));
     };
     const loopsKey = independentLoops === undefined || independentLoops.size === 0 ? '' : [...independentLoops].join(',');
-    const key = `${formKey(a.form)}|${a.bytes}|${formKey(b.form)}|${b.bytes}|${boxKey(boxA)}|${boxKey(boxB)}|${loopsKey}${crossWarp ? '|w' : ''}`;
+    const key = `${forms.id(a.form)}:${a.bytes}|${forms.id(b.form)}:${b.bytes}|${boxIds.id(boxA)}|${boxIds.id(boxB)}|${loopsKey}${crossWarp ? '|w' : ''}`;
     const hit = memo.get(key);
     if (hit !== undefined) return hit;
     const af = facts.affine();

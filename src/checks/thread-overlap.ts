@@ -84,6 +84,16 @@ interface Constraint { coefs: number[]; c: number; lo: number; hi: number }
 
 function search(vars: readonly Var[], L: number, H: number, distinct: boolean, extra: readonly Constraint[] = []): number[] | null | 'budget' {
   if (vars.length === 0) return L <= 0 && 0 <= H && !distinct && extra.every((k) => k.lo <= k.c && k.c <= k.hi) ? [] : null;
+  // Branch and bound: the least and greatest Σ coef·value of vars k.. (a subtree whose partial sum cannot
+  // reach [L, H] holds no solution, so skipping it changes no answer).
+  const sufMin = new Float64Array(vars.length + 1);
+  const sufMax = new Float64Array(vars.length + 1);
+  for (let k = vars.length - 1; k >= 0; k--) {
+    const v = vars[k]!;
+    sufMin[k] = sufMin[k + 1]! + Math.min(v.coef * v.lo, v.coef * v.hi);
+    sufMax[k] = sufMax[k + 1]! + Math.max(v.coef * v.lo, v.coef * v.hi);
+  }
+  if (sufMin[0]! > H || sufMax[0]! < L) return null;
   let size = 1;
   for (let k = 0; k < vars.length - 1; k++) {
     size *= vars[k]!.hi - vars[k]!.lo + 1;
@@ -140,6 +150,7 @@ function search(vars: readonly Var[], L: number, H: number, distinct: boolean, e
   };
   const rec = (k: number, sum: number): boolean => {
     if (k === last) return solveLast(sum);
+    if (sum + sufMin[k]! > H || sum + sufMax[k]! < L) return false;
     const v = vars[k]!;
     for (let x = v.lo; x <= v.hi; x++) {
       vals[k] = x;
