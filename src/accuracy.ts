@@ -77,7 +77,7 @@ export function renderAccuracy(options: AccuracyOptions = {}): string {
     '',
     `- **Seeded PTX**: files whose first line is \`// expect: F0xx line N\` (fixtures/invalid and beside it): found when the check reports that line.`,
     `- **Labelled CUDA**: ${cuda.files} \`.cu\` files under fixtures/checks, ${kernels.buggy + kernels.correct} kernels (${kernels.buggy} with a bug, ${kernels.correct} correct), `
-      + 'compiled by nvcc -lineinfo for sm_90; every `// expect: F0xx` mark is a bug that must be reported on that source line, '
+      + 'compiled by nvcc -lineinfo for sm_90; every `// expect: F0xx` mark is a bug that must be reported on that source line (a `// known-miss: F0xx reason` mark is a bug the check is known to miss, counted as missed with its reason), '
       + 'and any other finding of the checks the file is about (their families) is a false alarm. '
       + `**${kernels.exact} of ${kernels.buggy + kernels.correct} kernels are classified exactly** (their findings equal their marks).`,
     `- **Correct code**: the other ${correctFiles} committed PTX fixtures and examples (nvcc, llc, Triton and hand-written); findings at \`info\` severity are not counted. `

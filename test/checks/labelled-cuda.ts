@@ -42,6 +42,14 @@ export function expectedMarks(source: string): string[] {
   return out.sort();
 }
 
+/** Every `// known-miss: F0xx reason` mark: a labelled bug the check is known not to find, with why. */
+export function knownMisses(source: string): { id: string; line: number; reason: string }[] {
+  return source.split('\n').flatMap((text, i) => {
+    const m = /\/\/\s*known-miss:\s*(F\d{3})\s+(.+)$/.exec(text.trim());
+    return m === null ? [] : [{ id: m[1]!, line: i + 1, reason: m[2]!.trim() }];
+  });
+}
+
 /** The targets a fixture compiles for: `// archs: sm_XX ...` exactly, else its `// arch: sm_XX` minimum
  *  (default sm_75) and sm_90. */
 export function fixtureArchs(source: string): string[] {
@@ -92,7 +100,9 @@ export function describeCudaFixtures(id: string, only: readonly string[] = famil
       const expected = expectedMarks(source);
       for (const arch of fixtureArchs(source)) {
         it(`${file}@${arch}: ${expected.length === 0 ? 'no finding' : expected.join(' ')}`, async () => {
-          if (fails.includes(file)) expect(expected.length).toBeGreaterThan(0);
+          // A known miss (`// known-miss: F0xx reason`) is a bug the check does not find yet: the file still fails
+          // by intent, and the day the check finds it this test fails until the mark becomes `expect:`.
+          if (fails.includes(file)) expect(expected.length + knownMisses(source).length).toBeGreaterThan(0);
           else expect(expected).toEqual([]);
           const ptx = await compileCuda(file, arch);
           const got = sourceFindings(ptx, file, only, fixtureBlock(source));
