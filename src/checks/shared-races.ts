@@ -39,7 +39,7 @@
 // - two atomics never race with each other.
 import type { AnalysisContext, FunctionAnalysis } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
-import { accessBytes, addScaled, symForm, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
+import { accessBytes, addScaled, PRODUCT, symForm, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
 import { rangeAnalysis } from '../cfg/dataflow/ranges.js';
 import { constValue, cutFreeReach, syncFactsAnalysis, type SyncFacts, type ThreadBox } from './sync-facts.js';
 import { threadOverlap, type ThreadOverlap } from './thread-overlap.js';
@@ -96,8 +96,6 @@ export interface SharedRaces {
 /** Pair tests per function before giving up (each is cheap, but pairs grow quadratically). */
 export const MAX_PAIR_TESTS = 20000;
 
-/** The `element` of the affine facts' opaque product of a `mad` (cfg/dataflow/affine.ts, `PRODUCT`). */
-const MAD_PRODUCT = 15;
 const LOADS = new Set(['ld', 'ldu', 'atom']);
 const CUT_OPS = new Set(['barrier', 'arrive', 'warp-sync', 'mbarrier-wait', 'mbarrier-arrive', 'cluster-wait']);
 
@@ -335,7 +333,7 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
       independent: indep,
       dataDependent: (s) => s.kind === 'def' && LOADS.has(fn.instructions[s.instruction]!.node.opcode),
       threadTerms: (s) => (s.kind !== 'def' || rankTerms === undefined || !facts.linearRank(s.instruction) ? undefined
-        : s.element === 0 ? rankTerms : s.element === MAD_PRODUCT ? rankTerms.slice(1) : undefined),
+        : s.element === 0 ? rankTerms : s.element === PRODUCT ? rankTerms.slice(1) : undefined),
     }, { form: a.form, bytes: a.bytes, box: boxA, ...(a.bound !== undefined ? { bound: a.bound } : {}) },
     { form: b.form, bytes: b.bytes, box: boxB, ...(b.bound !== undefined ? { bound: b.bound } : {}) }, crossWarp);
     if (memo.size < 100000) memo.set(key, result);

@@ -1704,8 +1704,9 @@ class AffineEngine {
 }
 
 const NO_DEPS: readonly number[] = [];
-/** The `element` of a `mad`'s opaque product (its deps are the two factors). */
-const PRODUCT = 15;
+/** The `element` of a `mad`'s opaque product (its deps are the two factors);
+ *  checks that read `DefSymbol.element` compare with this. */
+export const PRODUCT = 15;
 
 function symsOf(forms: readonly (Form | undefined)[]): number[] {
   const out: number[] = [];

@@ -4,8 +4,9 @@
 // or another register earlier in the same block; widened at loop headers from
 // their second visit: a growing bound jumps to the next constant a setp
 // compares that register with (c−1, c, c+1; at most four times per header and
-// register), else to infinity (other blocks from their eighth visit, for
-// irreducible cycles).
+// register), a non-negative lower bound that shrinks to 0, else to infinity
+// (other blocks from their eighth visit, for irreducible cycles). So a value
+// only shifted or divided down from [lo ≥ 0, hi] stays in [0, hi].
 //
 // An interval [lo, hi] of a w-bit register means: its bits are v mod 2^w for
 // some integer v in [lo, hi] (a representative, so `add`, `sub`, `mul.lo` and
@@ -824,7 +825,7 @@ class RangeEngine {
       // Loop headers widen from their second visit (other blocks from their
       // eighth, for irreducible cycles): a bound that grows jumps to the next
       // constant a setp compares that register with (the first four times it
-      // grows at that block), else to infinity.
+      // grows at that block), a non-negative lower bound to 0, else to infinity.
       widen: (prev, next, visits) => {
         if (prev.tag !== 'out' || next.tag !== 'out') return next;
         const header = this.headers[next.from] === 1;
@@ -836,7 +837,11 @@ class RangeEngine {
           const grown = this.growths.get(base + k) ?? 0;
           this.growths.set(base + k, grown + 1);
           const steps = header && grown < 4;
-          const lo = y.lo >= x.lo ? x.lo : steps ? this.below(k, y.lo) : -Infinity;
+          // A non-negative lower bound that shrinks stops at 0 first: a value only
+          // shifted or divided down (`s >>= 1` in a loop counted by another
+          // register, which no setp compares with a constant) stays in [0, hi].
+          const floor = y.lo >= 0 ? 0 : -Infinity;
+          const lo = y.lo >= x.lo ? x.lo : steps ? Math.max(this.below(k, y.lo), floor) : floor;
           const hi = y.hi <= x.hi ? x.hi : steps ? this.above(k, y.hi) : Infinity;
           return mk(lo, hi) ?? UNKNOWN;
         });

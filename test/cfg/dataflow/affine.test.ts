@@ -1,7 +1,7 @@
 // Affine address forms, read like the bug reports they support: which bytes a
 // thread touches (F036/F037), bank conflicts (F052), coalescing (F053).
 import { describe, expect, it } from 'vitest';
-import { affineAnalysis, coefOf, type AffineFacts, type Form } from '../../../src/cfg/dataflow/affine.js';
+import { affineAnalysis, coefOf, PRODUCT, type AffineFacts, type Form } from '../../../src/cfg/dataflow/affine.js';
 import { committedPtx } from '../../helpers/corpus.js';
 import { analyze, lineOf, type Analyzed } from '../../helpers/analysis.js';
 import { rangeAnalysis } from '../../../src/cfg/dataflow/ranges.js';
@@ -296,6 +296,7 @@ describe('global coalescing (F053)', () => {
     const form = addressAt(T, f2, a2, 'st.global.f32 [%rd4]');
     const prod = form.terms.map((t) => f2.symbols[t.sym]!).find((s) => s.kind === 'def');
     expect(prod?.name).toMatch(/^mad@L\d+\(product\)$/);
+    expect(prod?.kind === 'def' && prod.element).toBe(PRODUCT); // what shared-races.ts compares with
     expect(prod?.uniform).toBe(true);
     expect(f2.laneStride(form)?.stride).toBe(4);
   });

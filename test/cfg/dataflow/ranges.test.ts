@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { affineAnalysis } from '../../../src/cfg/dataflow/affine.js';
 import { isUnknown, rangeAnalysis, type RangeFacts } from '../../../src/cfg/dataflow/ranges.js';
+import { uniformityAnalysis } from '../../../src/cfg/dataflow/uniformity.js';
 import { analyze, lineOf, type Analyzed } from '../../helpers/analysis.js';
 
 const HEADER = '.version 8.0\n.target sm_90\n.address_size 64\n';
@@ -310,6 +311,53 @@ $L:
 \tsetp.le.s32 %p1, %r1, 31;
 \t@%p1 bra $L;`);
     expect(ranges(K).at('shl.b32 %r2', '%r1')).toEqual([0, 31]);
+  });
+});
+
+describe('reduction loops: s = blockDim.x / 2, s >>= 1 (or /= 2) each pass', () => {
+  // The pass count is another register, so no setp compares s with a constant
+  // and widening has no threshold for it: its lower bound stops at 0.
+  const loop = (update: string, directives: string): string => kernel(`\t.shared .align 4 .b32 smem[512];
+\tmov.u32 %r1, %tid.x;
+\tmov.u32 %r2, %ntid.x;
+\tshr.u32 %r3, %r2, 1;
+\tmov.u32 %r10, smem;
+\tmov.u32 %r20, 0;
+$L:
+\tsetp.ge.u32 %p2, %r1, %r3;
+\t@%p2 bra $SKIP;
+\tadd.s32 %r4, %r3, %r1;
+\tshl.b32 %r5, %r4, 2;
+\tadd.s32 %r6, %r10, %r5;
+\tld.shared.u32 %r7, [%r6];
+$SKIP:
+\tbar.sync 0;
+\t${update}
+\tadd.s32 %r20, %r20, 1;
+\tsetp.lt.u32 %p3, %r20, 8;
+\t@%p3 bra $L;`, directives);
+
+  it('with .reqntid 256, s at the loop head is in [0, 128] (not [0, 2^31 − 1]), and tid.x + s under tid.x < s in [1, 255]', () => {
+    const { at, after } = ranges(loop('shr.u32 %r3, %r3, 1;', '.reqntid 256, 1, 1'));
+    expect(at('setp.ge.u32 %p2', '%r3')).toEqual([0, 128]);
+    expect(after('add.s32 %r4', '%r4')).toEqual([1, 255]);
+  });
+
+  it('div.u32 by 2 does the same; with .maxntid 512 s is in [0, 256]', () => {
+    expect(ranges(loop('div.u32 %r3, %r3, 2;', '.reqntid 256, 1, 1')).at('setp.ge.u32 %p2', '%r3')).toEqual([0, 128]);
+    expect(ranges(loop('shr.u32 %r3, %r3, 1;', '.maxntid 512, 1, 1')).at('setp.ge.u32 %p2', '%r3')).toEqual([0, 256]);
+  });
+
+  it('without a block size s is only [0, 2^31 − 1] (ntid.x unknown, halved), and an update that can go below 0 (s − 1) is not floored at 0', () => {
+    expect(ranges(loop('shr.u32 %r3, %r3, 1;', '')).at('setp.ge.u32 %p2', '%r3')).toEqual([0, 2 ** 31 - 1]);
+    expect(ranges(loop('add.s32 %r3, %r3, -1;', '.reqntid 256, 1, 1')).at('setp.ge.u32 %p2', '%r3')).toBe('unknown');
+  });
+
+  it('s is CTA-uniform in the body (uniformity.ts: a uniform start, a uniform update, a loop exit on a uniform counter)', () => {
+    const K = loop('shr.u32 %r3, %r3, 1;', '.reqntid 256, 1, 1');
+    const a = analyze(K);
+    const u = a.ctx.get(a.fn, uniformityAnalysis);
+    expect(u.isUniform(a.at(lineOf(K, 'add.s32 %r4')).index, a.fn.registers.find((r) => r.name === '%r3')!, 'cta')).toBe(true);
   });
 });
 
