@@ -1,6 +1,7 @@
 import { F075 } from '../../src/checks/F075-param-load-width.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, kernel, nvccReal, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 checkCases(F075, {
   fails: [
@@ -17,3 +18,5 @@ checkCases(F075, {
     ...(await nvccReal(['13-noinline-device-functions.cu', '15-printf.cu', '29-templates.cu'])),
   ],
 });
+
+describeCudaFixtures('F075');
