@@ -68,7 +68,7 @@ export const F044: Check = {
       + 'a ticket (the last block reads what the others published), or anywhere in a kernel that also loads the flag (another CTA polls '
       + 'it, then reads the data); a work counter that only hands out tiles publishes nothing. The data store then fails when a path '
       + 'runs from it to the signal with no `membar.gl`/`membar.sys`/`fence` at GPU or system scope (`membar.cta`, `fence.*.cta` and '
-      + '`bar.sync` order only the CTA). Located at the signal, with the data store as related location. Known miss: a relaxed `cuda::atomic_ref<int, thread_scope_device>::store(1, memory_order_relaxed)` as the signal after the data store is not reported (the flag store the rule recognizes is a volatile store or an atomic; a `.relaxed` store is not classified as a publication).',
+      + '`bar.sync` order only the CTA). Located at the signal, with the data store as related location. Known miss: a relaxed `cuda::atomic_ref<int, thread_scope_device>::store(1, memory_order_relaxed)` (`st.relaxed.gpu`) as the signal is reported when the same kernel also polls the flag and reads the data back, but not in a producer-only kernel whose consumer is another kernel: nothing in the module shows the store is a flag (fixtures/checks/F044/fails/relaxed-flag.cu marks it `known-miss`).',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 part, .param .u64 count, .param .u64 out)\n.reqntid 32, 1, 1\n{\n'
         + '\t.reg .pred %p<2>;\n\t.reg .b32 %r<6>;\n\t.reg .b64 %rd<9>;\n\tld.param.u64 %rd1, [part];\n\tcvta.to.global.u64 %rd2, %rd1;\n\tld.param.u64 %rd3, [count];\n\tcvta.to.global.u64 %rd4, %rd3;\n'
