@@ -943,6 +943,16 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
     return engine.records[engine.code.offsets[i]! + (defs ? c.uses.length + k : k)] ?? UNKNOWN;
   };
   const symMemo = new Map<number, Interval | undefined>();
+  // The range of a shift symbol's operand (asked again for each form holding the symbol).
+  const ofMemo = new WeakMap<Form, Interval>();
+  const ofRange = (f: Form): Interval => {
+    let r = ofMemo.get(f);
+    if (r === undefined) {
+      r = facts.formRange(f);
+      ofMemo.set(f, r);
+    }
+    return r;
+  };
   const facts: RangeFacts = {
     fn,
     rangeAt: (ins, reg) => at(ins, reg, false),
@@ -973,7 +983,7 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
         }
         case 'join': case 'iv': r = sym.kind === 'join' && sym.atEnd ? undefined : facts.rangeAtBlockStart(sym.block, sym.register); break;
         case 'shr': {
-          const f = facts.formRange(sym.of);
+          const f = ofRange(sym.of);
           r = shrIv(view(isUnknown(f) ? undefined : f, sym.width, sym.signed), point(sym.shift));
           break;
         }
@@ -992,11 +1002,13 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
         if (acc === undefined) break;
       }
       // Both bounds hold, so their intersection does.
-      const digit = lowBits(form, symbols, facts.formRange);
+      const digit = lowBits(form, symbols, ofRange);
       const low = digit === undefined ? undefined : addIv(facts.formRange(digit.rest), digit.range, 1);
       if (low === undefined) return acc ?? UNKNOWN;
       if (acc === undefined) return low;
-      return mk(Math.max(acc.lo, low.lo), Math.min(acc.hi, low.hi)) ?? UNKNOWN;
+      const lo = Math.max(acc.lo, low.lo);
+      const hi = Math.min(acc.hi, low.hi);
+      return lo > hi ? acc : mk(lo, hi) ?? UNKNOWN;
     },
   };
   return facts;
