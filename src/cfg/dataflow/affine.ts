@@ -19,7 +19,8 @@
 // Transfer: mov, add/sub, mul/mad (.lo/.wide) by a constant, shl by a
 // constant, neg, not (= −x − 1), cvt between integers and cvta keep the form;
 // shr/div/rem/and by powers of two become `x >> k` symbols (`x & (2^k−1)` is
-// `x − 2^k·(x >> k)`); or/xor with provably disjoint bits add; `mad` of two
+// `x − 2^k·(x >> k)`), or a constant when x's bounds lie in one window of 2^k
+// (`(%tid.x + 32) % 256` is `%tid.x + 32` when tid.x < 224); or/xor with provably disjoint bits add; `mad` of two
 // values is an opaque product plus the addend; `ld.param` of a parameter is a
 // parameter symbol (one per parameter and offset); anything else is an opaque
 // symbol of its definition (a guarded definition: the old or the new value).
@@ -1428,7 +1429,11 @@ class AffineEngine {
     }
     if (k >= w) return signed ? undefined : constForm(0);
     const p = 2 ** k;
-    if (a.c % p === 0 && a.terms.every((t) => t.coef % p === 0) && this.fits(a, signed, w)) return scaleForm(a, 1 / p);
+    const fits = this.fits(a, signed, w);
+    if (fits && a.c % p === 0 && a.terms.every((t) => t.coef % p === 0)) return scaleForm(a, 1 / p);
+    // Every value in one window of 2^k (`(%tid.x + 32) >> 8` with tid.x < 224): a constant.
+    const b = fits ? this.bounds(a) : undefined;
+    if (b !== undefined && Math.floor(b[0] / p) === Math.floor(b[1] / p)) return constForm(Math.floor(b[0] / p));
     return this.form(this.shrSym(a, k, signed, w));
   }
 

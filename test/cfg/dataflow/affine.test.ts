@@ -263,6 +263,29 @@ describe('shared-memory bank conflicts (F052)', () => {
   });
 });
 
+describe('wrap-around indices (t + 32) % 256', () => {
+  const body = `\tmov.u32 %r1, %tid.x;
+\tadd.s32 %r2, %r1, 32;
+\trem.u32 %r3, %r2, 256;
+\tand.b32 %r4, %r2, 255;
+\tadd.s32 %r5, %r3, %r4;`;
+
+  it('with .reqntid 128, tid.x + 32 < 256 never wraps: (t + 32) % 256 and (t + 32) & 255 are %tid.x + 32', () => {
+    const K = kernel(body, '.reqntid 128, 1, 1');
+    const { a, f } = facts(K);
+    const use = a.at(lineOf(K, 'add.s32 %r5'));
+    expect(f.format(f.formAt(use, '%r3')!)).toBe('%tid.x + 32');
+    expect(f.format(f.formAt(use, '%r4')!)).toBe('%tid.x + 32');
+  });
+
+  it('with .reqntid 256 it wraps for tid.x ≥ 224, so the form keeps the shift: %tid.x + 32 − 256·((%tid.x + 32) >> 8)', () => {
+    const K = kernel(body, '.reqntid 256, 1, 1');
+    const { a, f } = facts(K);
+    const form = f.formAt(a.at(lineOf(K, 'add.s32 %r5')), '%r3')!;
+    expect(form.terms.some((t) => f.symbols[t.sym]!.kind === 'shr')).toBe(true);
+  });
+});
+
 describe('global coalescing (F053)', () => {
   const K = kernel(`\tld.param.u64 %rd1, [out];
 \tcvta.to.global.u64 %rd2, %rd1;
