@@ -22,7 +22,12 @@
 // from `.reqntid` or --block, or the thread count of `.maxntid` (which bounds
 // the count, not the shape); else unknown (never 1024). %laneid [0, 31];
 // %ntid from the block size; %ctaid/%nctaid from the hardware limits; loads
-// unknown except narrow ones (`ld.u8` is [0, 255]).
+// unknown except narrow ones (`ld.u8` is [0, 255]); `bmsk` as the ISA defines
+// it (from bit a, b bits wide: below 2^min(a+b, 32)).
+//
+// Ranges of affine forms sum their symbols' ranges, except that a pair
+// `m·x − m·2^k·(x >> k)` (affine.ts's `m·(x & (2^k−1))`) counts as m·(x mod 2^k)
+// when x does not wrap: summed apart, the two terms would not cancel.
 import type * as A from '../../parser/ast.js';
 import type { BasicBlock, Cfg } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
