@@ -43,12 +43,18 @@ export class AnalysisContext {
   private readonly cache = new Map<FunctionModel, Map<string, unknown>>();
   private callGraphMemo: CallGraph | undefined;
 
-  constructor(readonly module: A.Module, readonly options: AnalysisOptions = {}) {
-    this.model = buildModuleModel(module);
+  private readonly scope: readonly FunctionModel[];
+
+  /** With `part`, a context over some functions of an already built model: the checks that look at one
+   *  function at a time run on a module part by part, and each part's facts are dropped after it. */
+  constructor(readonly module: A.Module, readonly options: AnalysisOptions = {}, part?: { readonly model: ModuleModel; readonly functions: readonly FunctionModel[] }) {
+    this.model = part?.model ?? buildModuleModel(module);
+    this.scope = part?.functions ?? this.model.functions;
   }
 
+  /** The functions with bodies this context covers (all of the module's, or a part's). */
   get functions(): readonly FunctionModel[] {
-    return this.model.functions;
+    return this.scope;
   }
 
   function(name: string): FunctionModel | undefined {

@@ -3,7 +3,7 @@ import type * as A from '../parser/ast.js';
 import type { FunctionModel, RegisterSymbol } from '../cfg/symbols.js';
 import { ENTRY, reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
 import { at, registersIn, stepAt } from './flow.js';
-import { undefinedReadFeasible } from './undefined-paths.js';
+import { FUNCTION_SEARCH_BUDGET, undefinedReadFeasible } from './undefined-paths.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -171,6 +171,7 @@ export const F071: Check = {
       const t = rd.table;
       const reported = new Set<number>();
       const padding = new Map<number, boolean>();
+      const budget = { left: FUNCTION_SEARCH_BUDGET };
       for (const b of cfg.blocks) {
         if (!b.reachable) continue;
         for (let i = b.start; i < b.end; i++) {
@@ -199,7 +200,7 @@ export const F071: Check = {
               const g = fn.instructions[d]!.node.guard;
               return g !== undefined && g.predicate === g0.predicate && g.negated === g0.negated;
             }) && containedByGuard(ctx, fn, i, r, g0)) continue;
-            if (containedByGuard(ctx, fn, i, r, undefined, defs.length > 0) || !undefinedReadFeasible(ctx, fn, i, r)) continue;
+            if (containedByGuard(ctx, fn, i, r, undefined, defs.length > 0) || !undefinedReadFeasible(ctx, fn, i, r, budget)) continue;
             reported.add(r);
             const never = rd.regBase[r + 1]! - entry === 1;
             out.push({

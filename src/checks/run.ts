@@ -20,6 +20,8 @@ export interface RunOptions {
   readonly overrides?: Readonly<Record<string, Severity | 'off'>>;
   readonly minScore?: number;
   readonly block?: readonly [number, number, number];
+  /** Instructions per part when a large module is checked part by part (default CHUNK_INSTRUCTIONS). */
+  readonly chunkInstructions?: number;
   /** Only this kernel's findings (module-level findings stay). */
   readonly kernel?: string;
   /** Fingerprints of known findings (a baseline): reported as known, left out of the score. */
@@ -78,6 +80,77 @@ function makeLocate(analysis: AnalysisContext): CheckContext['locate'] {
   };
 }
 
+/** Instructions per part when a module is checked part by part (see `runSelected`). */
+export const CHUNK_INSTRUCTIONS = 40_000;
+
+/**
+ * Checks that need the whole module at once: they relate functions to each other (calls, recursion,
+ * shared memory declared in one function and used in another, resources of a kernel with its callees),
+ * or look at module-level statements. Every other check looks at one function at a time.
+ */
+const MODULE_LEVEL: ReadonlySet<string> = new Set([
+  'F001', 'F002', 'F003', 'F004', 'F005', 'F010', 'F031', 'F032', 'F034', 'F035', 'F040', 'F064', 'F066', 'F092',
+]);
+
+type RawResult = { status: 'na'; reason: string } | { status: 'ran'; findings: Omit<Finding, 'id' | 'severity'>[] };
+
+function runOne(check: Check, ctx: CheckContext): RawResult {
+  try {
+    const r = check.run(ctx);
+    return r.status === 'na' ? { status: 'na', reason: r.reason } : { status: r.status, findings: [...r.findings] };
+  } catch (err) {
+    return err instanceof AnalysisBudgetExceeded
+      ? { status: 'na', reason: `not analyzed: ${err.message}` }
+      : { status: 'na', reason: `the check failed on this input: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+/**
+ * Runs the checks. A large module is checked part by part: the functions are split into parts of about
+ * `chunk` instructions, each part gets its own analysis context (facts computed for it and dropped after
+ * it), and every per-function check runs on each part; the results are the union (a check that is n/a on
+ * every part is n/a; one that crashes on a part is n/a, as it would be on the whole). Peak memory is then
+ * one part's facts, not the whole module's. The module-level checks run once on the whole module.
+ */
+function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: number): Map<string, RawResult> {
+  const out = new Map<string, RawResult>();
+  const parts: FunctionModel[][] = [];
+  let size = Infinity;
+  for (const fn of ctx.functions) {
+    if (size >= chunk) {
+      parts.push([]);
+      size = 0;
+    }
+    parts[parts.length - 1]!.push(fn);
+    size += fn.instructions.length;
+  }
+  const whole = parts.length <= 1 ? checks : checks.filter((c) => MODULE_LEVEL.has(c.meta.id));
+  const partwise = parts.length <= 1 ? [] : checks.filter((c) => !MODULE_LEVEL.has(c.meta.id));
+  const reasons = new Map<string, Set<string>>();
+  for (const part of partwise.length > 0 ? parts : []) {
+    const analysis = new AnalysisContext(ctx.module, ctx.analysis.options, { model: ctx.analysis.model, functions: part });
+    const partCtx: CheckContext = { ...ctx, analysis, functions: part, locate: makeLocate(analysis) };
+    for (const check of partwise) {
+      const id = check.meta.id;
+      const prev = out.get(id);
+      if (prev !== undefined && prev.status === 'na' && prev.reason.startsWith('the check failed')) continue;
+      const r = runOne(check, partCtx);
+      if (r.status === 'na') {
+        const seen = reasons.get(id) ?? new Set<string>();
+        if (seen.size < 2) seen.add(r.reason);
+        reasons.set(id, seen);
+      }
+      if (prev === undefined || (r.status === 'na' && r.reason.startsWith('the check failed'))) out.set(id, r);
+      else if (r.status !== 'na') out.set(id, prev.status === 'na' ? r : { status: 'ran', findings: [...prev.findings, ...r.findings] });
+    }
+  }
+  // A check n/a on every part for different reasons is asked again on the whole module, for the module's
+  // reason (a part of device functions alone has "no kernel"); n/a checks decide that from its shape.
+  const again = partwise.filter((c) => out.get(c.meta.id)?.status === 'na' && reasons.get(c.meta.id)?.size === 2);
+  for (const check of [...whole, ...again]) out.set(check.meta.id, runOne(check, ctx));
+  return out;
+}
+
 export function runChecks(module: Module, text: string, options: RunOptions = {}, analysis?: AnalysisContext): FileReport {
   const ctxAnalysis = analysis ?? new AnalysisContext(module, options.block !== undefined ? { block: options.block } : {});
   const ctx: CheckContext = {
@@ -88,29 +161,38 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
   const only = options.only === undefined ? undefined : new Set(options.only);
   const disabled = new Set(options.disable ?? []);
   const built = new Map(CHECKS.map((c) => [c.meta.id as string, c]));
-  const outcomes: CheckOutcome[] = [];
+  // Which checks run, at which severity (in catalog order).
+  const selected: { entry: (typeof CATALOG)[number]; check: Check; severity: Severity }[] = [];
+  const skipped = new Map<string, CheckOutcome>();
   for (const entry of CATALOG) {
     const id = entry.id as CheckId;
     const check = built.get(id);
     const base = { id, name: entry.name, points: entry.points };
     if (check === undefined) {
-      outcomes.push({ ...base, severity: entry.severity, status: 'not-built', reason: 'not built yet', findings: [] });
+      skipped.set(id, { ...base, severity: entry.severity, status: 'not-built', reason: 'not built yet', findings: [] });
       continue;
     }
     const severity = effectiveSeverity(check, options);
     if ((only !== undefined && !only.has(id)) || disabled.has(id) || severity === 'off') {
       const why = severity === 'off' ? 'turned off by the config' : disabled.has(id) ? 'turned off by --disable' : 'not selected by --only';
-      outcomes.push({ ...base, severity: check.meta.severity, status: 'off', reason: why, findings: [] });
+      skipped.set(id, { ...base, severity: check.meta.severity, status: 'off', reason: why, findings: [] });
       continue;
     }
-    let result;
-    try {
-      result = check.run(ctx);
-    } catch (err) {
-      result = err instanceof AnalysisBudgetExceeded
-        ? { status: 'na' as const, reason: `not analyzed: ${err.message}` }
-        : { status: 'na' as const, reason: `the check failed on this input: ${err instanceof Error ? err.message : String(err)}` };
+    selected.push({ entry, check, severity: severity as Severity });
+  }
+  const results = runSelected(selected.map((x) => x.check), ctx, options.chunkInstructions ?? CHUNK_INSTRUCTIONS);
+
+  const outcomes: CheckOutcome[] = [];
+  for (const entry of CATALOG) {
+    const id = entry.id as CheckId;
+    const skip = skipped.get(id);
+    if (skip !== undefined) {
+      outcomes.push(skip);
+      continue;
     }
+    const { severity } = selected.find((x) => x.entry === entry)!;
+    const base = { id, name: entry.name, points: entry.points };
+    const result = results.get(id)!;
     if (result.status === 'na') {
       outcomes.push({ ...base, severity, status: 'na', reason: result.reason, findings: [] });
       continue;

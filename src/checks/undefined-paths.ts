@@ -195,9 +195,21 @@ const signature = (st: State): string => [
 /**
  * Whether a path from the entry on which register `reg` is never written may
  * reach its read at instruction `use`, given correlated branches and guards.
- * True when such a path is found or the search exceeds its budget.
+ * True when such a path is found or the search exceeds its budget (its own, or what is left of the
+ * function's `shared` one): a read not proven safe is reported.
  */
-export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use: number, reg: number, budget = 20000): boolean {
+export interface SearchBudget {
+  /** Path states the searches of one function may still visit; when spent, reads are reported unsearched. */
+  left: number;
+}
+
+/** Path states per function (all its searches together) and per search. */
+export const FUNCTION_SEARCH_BUDGET = 3_000;
+const SEARCH_BUDGET = 1_000;
+
+export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use: number, reg: number, shared: SearchBudget = { left: FUNCTION_SEARCH_BUDGET }): boolean {
+  if (shared.left <= 0) return true;
+  const budget = SEARCH_BUDGET;
   const rd = ctx.analysis.get(fn, reachingDefinitionsAnalysis);
   const cfg = ctx.analysis.cfg(fn);
   const t = rd.table;
@@ -211,7 +223,7 @@ export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use:
     const sig = signature(state);
     if (seen.has(sig)) continue;
     seen.add(sig);
-    if (seen.size > budget) return true;
+    if (seen.size > budget || --shared.left < 0) return true;
     const b = cfg.blocks[state.block]!;
     let facts = state.facts;
     const last = new Map(state.last);
