@@ -119,24 +119,46 @@ export function backwardSlice(
   ctx: CheckContext, fn: FunctionModel, ins: number, regs: readonly RegisterSymbol[],
   opts: { readonly throughLoads?: boolean; readonly limit?: number } = {},
 ): Set<number> | undefined {
-  const rd = ctx.analysis.get(fn, reachingDefinitionsAnalysis);
   const limit = opts.limit ?? 512;
+  const key = `${ins}:${regs.map((r) => r.id).join(',')}:${opts.throughLoads === true ? 1 : 0}:${limit}`;
+  let memo = SLICES.get(ctx.analysis)?.get(fn);
+  if (memo === undefined) {
+    let perFn = SLICES.get(ctx.analysis);
+    if (perFn === undefined) SLICES.set(ctx.analysis, perFn = new WeakMap());
+    perFn.set(fn, memo = new Map());
+  }
+  if (memo.has(key)) {
+    const hit = memo.get(key);
+    return hit === undefined ? undefined : new Set(hit);
+  }
+  const rd = ctx.analysis.get(fn, reachingDefinitionsAnalysis);
+  const t = rd.table;
   const out = new Set<number>();
-  const work: [number, RegisterSymbol][] = regs.map((r) => [ins, r]);
+  const work: number[] = [];
+  for (const r of regs) work.push(ins, r.id);
+  let result: Set<number> | undefined = out;
   while (work.length > 0) {
-    const [i, r] = work.pop()!;
-    for (const d of rd.reaching(i, r)) {
+    const r = work.pop()!;
+    const i = work.pop()!;
+    // The definitions reaching the read of r at i, straight from the def-use tables (no array per query).
+    const s = t.useSlot(i, r);
+    if (s === -1) continue;
+    for (let k = rd.rdStart[s]!; k < rd.rdStart[s + 1]!; k++) {
+      const d = rd.defIns[rd.rdDef[k]!]!;
       if (d === ENTRY || out.has(d)) continue;
       out.add(d);
-      if (out.size > limit) return undefined;
+      if (out.size > limit) { result = undefined; work.length = 0; break; }
       const node = fn.instructions[d]!.node;
       if (opts.throughLoads !== true && LOADS.has(node.opcode)) continue;
-      const t = rd.table;
-      for (let s = t.useStart[d]!; s < t.useStart[d + 1]!; s++) work.push([d, fn.registers[t.useReg[s]!]!]);
+      for (let u = t.useStart[d]!; u < t.useStart[d + 1]!; u++) work.push(d, t.useReg[u]!);
     }
   }
-  return out;
+  if (memo.size < 4096) memo.set(key, result === undefined ? undefined : new Set(result));
+  return result;
 }
+
+/** Slices already computed, per analysis context and function (checks ask for the same slice repeatedly). */
+const SLICES = new WeakMap<CheckContext['analysis'], WeakMap<FunctionModel, Map<string, Set<number> | undefined>>>();
 
 /** Whether an operand names a special register whose name starts with one of `prefixes` (`%tid`, `%laneid`). */
 export function readsSreg(fn: FunctionModel, node: A.Instruction, prefixes: readonly string[]): boolean {
