@@ -466,13 +466,17 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
     }
     return blockBoxes[b] ?? fullBox;
   };
+  const threadBoxes: (ThreadBox | undefined)[] = [];
   const threadBox = (index: number): ThreadBox => {
+    const hit = threadBoxes[index];
+    if (hit !== undefined) return hit;
     let box = blockBox(cfg.blockOf[index]!);
     const g = ins[index]!.node.guard;
     if (g !== undefined && ins[index]!.node.opcode !== 'bra') {
       const e = predBox(index, g.predicate, !g.negated);
       if (e !== undefined) box = boxIntersect(box, e);
     }
+    threadBoxes[index] = box;
     return box;
   };
 
