@@ -26,8 +26,10 @@ describe('emitter defects naming F051–F060, F091–F095', () => {
 
   it('the designed bank conflict: F052 fails gemm_tiled and passes its padded and swizzled variants', () => {
     const f052 = CHECKS.find((c) => c.meta.id === 'F052')!;
-    const degree = outcomeOf(f052, KERNELS.find((k) => k.name === 'gemm_tiled')!.build({ arch: 'sm_90' })).findings.map((f) => f.message.split('-way')[0]);
-    expect(degree).toEqual(['32', '32', '32', '32']);
+    // The four unrolled stores of the transposed A tile are one pattern: one finding, the other copies related.
+    const findings = outcomeOf(f052, KERNELS.find((k) => k.name === 'gemm_tiled')!.build({ arch: 'sm_90' })).findings;
+    expect(findings.map((f) => f.message.split('-way')[0])).toEqual(['32']);
+    expect(findings[0]!.related?.length).toBe(3);
     for (const name of ['gemm_tiled_padded', 'gemm_swizzled']) expect(outcomeOf(f052, KERNELS.find((k) => k.name === name)!.build({ arch: 'sm_90' })).status).toBe('pass');
     expect(KERNELS.find((k) => k.name === 'gemm_tiled')!.expectedFindings).toHaveProperty('F052');
   });
