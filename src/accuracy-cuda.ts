@@ -58,10 +58,11 @@ function archOf(source: string): string {
 
 const CACHE = existsSync('node_modules') ? join('node_modules', '.cache', 'ptx-debug-tests') : join(tmpdir(), 'ptx-debug-tests');
 
-/** `nvcc -ptx -lineinfo` of a fixture, cached by content (the same cache and key as the tests' compiler helper). */
+/** `nvcc -ptx -lineinfo` of a fixture, cached by path and content (the same cache and key as the tests' compiler
+ *  helper; the path counts because the PTX's `.file` names it). */
 function compile(file: string, source: string, arch: string, nvcc: string): string {
   mkdirSync(CACHE, { recursive: true });
-  const out = join(CACHE, `${createHash('sha256').update(`nvcc|${arch}|-lineinfo|${source}`).digest('hex').slice(0, 24)}.ptx`);
+  const out = join(CACHE, `${createHash('sha256').update(`nvcc|${arch}|-lineinfo|${file}|${source}`).digest('hex').slice(0, 24)}.ptx`);
   if (!existsSync(out)) {
     const tmp = `${out}.${process.pid}.acc.tmp.ptx`;
     execFileSync(nvcc, ['-ptx', '-lineinfo', `-arch=${arch}`, file, '-o', tmp], { stdio: 'ignore' });

@@ -58,7 +58,8 @@ function cached(key: string, produce: (out: string) => Promise<void>): Promise<s
 export function compileCuda(file: string, arch: string, debug = false): Promise<string> {
   const src = readFileSync(file, 'utf8');
   const info = debug ? '-G' : '-lineinfo';
-  return cached(`nvcc|${arch}|${info}|${src}`, async (out) => {
+  // The path is part of the key: the PTX's `.file` names it, and line mapping matches on it.
+  return cached(`nvcc|${arch}|${info}|${file}|${src}`, async (out) => {
     await run(NVCC, ['-ptx', info, `-arch=${arch}`, file, '-o', out], { maxBuffer: 1 << 26 });
   });
 }
