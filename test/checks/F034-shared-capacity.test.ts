@@ -1,3 +1,4 @@
+import { describeCudaFixtures } from './labelled-cuda.js';
 import { F034 } from '../../src/checks/F034-shared-capacity.js';
 import { expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
 import { checkCases } from './harness.js';
@@ -53,3 +54,5 @@ checkCases(F034, {
 });
 
 await expectQuietOnRealOutput(F034);
+
+describeCudaFixtures('F034');
