@@ -19,14 +19,6 @@ import { parsePtx } from './parser/parse.js';
 
 export interface CheckTally { marks: number; found: number; missed: string[]; falseAlarms: string[] }
 
-/** `// known-miss: F0xx reason`: a labelled bug the check is known not to find, with the reason. */
-function knownMisses(source: string): { mark: string; reason: string }[] {
-  return source.split('\n').flatMap((text, i) => {
-    const m = /\/\/\s*known-miss:\s*(F\d{3})\s+(.+)$/.exec(text.trim());
-    return m === null ? [] : [{ mark: `${m[1]!}:${i + 1}`, reason: m[2]!.trim() }];
-  });
-}
-
 export interface LabelledCudaResult {
   readonly files: number;
   readonly kernels: { buggy: number; correct: number; exact: number; wrong: string[] };
@@ -41,19 +33,56 @@ function walk(dir: string): string[] {
   });
 }
 
-/** `id:line` for every mark of a fixture source. */
-function marks(source: string): string[] {
+/** Every `// expect: F0xx [F0yy]` mark of a fixture source, as sorted `F0xx:line` strings. */
+export function expectedMarks(source: string): string[] {
   return source.split('\n').flatMap((text, i) => {
     const m = /\/\/\s*expect:\s*((?:F\d{3}\s*)+)$/.exec(text.trim());
     return m === null ? [] : m[1]!.trim().split(/\s+/).map((id) => `${id}:${i + 1}`);
+  }).sort();
+}
+
+/** Every `// known-miss: F0xx reason` mark: a labelled bug the check is known not to find, with why. */
+export function knownMisses(source: string): { id: string; line: number; reason: string }[] {
+  return source.split('\n').flatMap((text, i) => {
+    const m = /\/\/\s*known-miss:\s*(F\d{3})\s+(.+)$/.exec(text.trim());
+    return m === null ? [] : [{ id: m[1]!, line: i + 1, reason: m[2]!.trim() }];
   });
 }
 
-function archOf(source: string): string {
+/** The targets a fixture compiles for: `// archs: sm_XX ...` exactly, else its `// arch: sm_XX` minimum
+ *  (default sm_75) and sm_90. */
+export function fixtureArchs(source: string): string[] {
   const only = /^\/\/\s*archs:\s*((?:sm_\w+\s*)+)$/m.exec(source);
-  if (only === null) return 'sm_90';
-  const list = only[1]!.trim().split(/\s+/);
-  return list.includes('sm_90') ? 'sm_90' : list[0]!;
+  if (only !== null) return only[1]!.trim().split(/\s+/);
+  const m = /^\/\/\s*arch:\s*(sm_\d+)/m.exec(source);
+  return [...new Set([m?.[1] ?? 'sm_75', 'sm_90'])];
+}
+
+/** The analysis options a fixture's `// analyze:` line gives (`--block X,Y,Z`, `--ptxas`). */
+export function fixtureOptions(source: string): { block?: [number, number, number]; ptxas?: boolean } {
+  const line = /^\/\/\s*analyze:(.*)$/m.exec(source)?.[1] ?? '';
+  const block = /--block (\d+),(\d+),(\d+)/.exec(line);
+  return { ...(block !== null ? { block: [Number(block[1]), Number(block[2]), Number(block[3])] } : {}), ...(line.includes('--ptxas') ? { ptxas: true } : {}) };
+}
+
+/**
+ * The findings of the checks `only` on a fixture's PTX, by `F0xx:line` of the `.cu` source (through
+ * `cudaLines`; a kernel-level finding, which no instruction maps, at its kernel's `__global__` line; one
+ * that maps nowhere at minus its PTX line), with each one's message. The fixture's `// analyze:` options apply.
+ */
+export function fixtureFindings(ptx: string, file: string, source: string, only: readonly string[]): Map<string, string> {
+  const r = analyzeText(ptx, file, { only, ...fixtureOptions(source) });
+  if (r.report === undefined) throw new Error(`${file}: ${r.error?.message ?? 'not analyzed'}: ${(r.error?.diagnostics ?? []).join('; ')}`);
+  const map = cudaLines(parsePtx(ptx).module, file);
+  const sourceLines = source.split('\n');
+  const got = new Map<string, string>();
+  for (const f of r.report.findings) {
+    const decl = f.function === undefined ? 0
+      : sourceLines.findIndex((l) => l.includes('__global__') && new RegExp(`\\b${f.function}\\s*\\(`).test(l)) + 1;
+    const line = map.get(f.location.line) ?? (decl > 0 ? decl : -f.location.line);
+    if (!got.has(`${f.id}:${line}`)) got.set(`${f.id}:${line}`, f.message);
+  }
+  return got;
 }
 
 const CACHE = existsSync('node_modules') ? join('node_modules', '.cache', 'ptx-debug-tests') : join(tmpdir(), 'ptx-debug-tests');
@@ -119,25 +148,11 @@ export function labelledCuda(root = join('fixtures', 'checks'), nvcc = 'nvcc'): 
   const files = walk(root);
   for (const file of files) {
     const source = readFileSync(file, 'utf8');
-    const expected = new Set(marks(source));
+    const expected = new Set(expectedMarks(source));
     const dirId = /^F\d{3}$/.exec(basename(join(file, '..', '..')))?.[0];
-    const scope = new Set([...(dirId !== undefined ? [dirId] : []), ...[...expected].map((m) => m.split(':')[0]!)].flatMap((id) => familyOf(id)));
-    const block = /^\/\/\s*analyze:.*--block (\d+),(\d+),(\d+)/m.exec(source);
-    const ptx = compile(file, source, archOf(source), nvcc);
-    const ptxas = /^\/\/\s*analyze:.*--ptxas/m.test(source);
-    const r = analyzeText(ptx, file, {
-      ...(block === null ? {} : { block: [Number(block[1]), Number(block[2]), Number(block[3])] as const }), ...(ptxas ? { ptxas } : {}),
-    });
-    const map = cudaLines(parsePtx(ptx).module, file);
-    const sourceLines = source.split('\n');
-    const got = new Map<string, string>();
-    for (const f of r.report?.findings ?? []) {
-      if (!scope.has(f.id)) continue;
-      // A kernel-level finding (no instruction) belongs to the kernel's declaration.
-      const decl = f.function === undefined ? 0 : sourceLines.findIndex((l) => l.includes('__global__') && new RegExp(`\\b${f.function}\\s*\\(`).test(l)) + 1;
-      const line = map.get(f.location.line) ?? (decl > 0 ? decl : -f.location.line);
-      got.set(`${f.id}:${line}`, f.message);
-    }
+    const scope = [...new Set([...(dirId !== undefined ? [dirId] : []), ...[...expected].map((m) => m.split(':')[0]!)].flatMap((id) => familyOf(id)))];
+    const archs = fixtureArchs(source);
+    const got = fixtureFindings(compile(file, source, archs.includes('sm_90') ? 'sm_90' : archs[0]!, nvcc), file, source, scope);
     for (const m of expected) {
       const [id, line] = m.split(':');
       const t = tally(id!);
@@ -145,18 +160,13 @@ export function labelledCuda(root = join('fixtures', 'checks'), nvcc = 'nvcc'): 
       if (got.has(m)) t.found++;
       else t.missed.push(`${file}:${line}`);
     }
-    const misses = knownMisses(source);
+    const misses = knownMisses(source).map((x) => ({ mark: `${x.id}:${x.line}`, reason: x.reason }));
     for (const { mark, reason } of misses) {
       const [id, line] = mark.split(':');
       const t = tally(id!);
       t.marks++;
       if (got.has(mark)) t.found++;
       else t.missed.push(`${file}:${line} (known: ${reason})`);
-    }
-    for (const [m, message] of got) {
-      if (expected.has(m)) continue;
-      const [id, line] = m.split(':');
-      tally(id!).falseAlarms.push(`${file}:${line} ${message}`);
     }
     const starts = kernelStarts(source);
     const kernelOf = (line: number): number => (line < 0 ? -1 : starts.filter((s) => s <= line).length);

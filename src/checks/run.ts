@@ -181,6 +181,7 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
     selected.push({ entry, check, severity: severity as Severity });
   }
   const results = runSelected(selected.map((x) => x.check), ctx, options.chunkInstructions ?? CHUNK_INSTRUCTIONS);
+  const chosen = new Map(selected.map((x) => [x.entry.id as string, x]));
 
   const outcomes: CheckOutcome[] = [];
   for (const entry of CATALOG) {
@@ -190,7 +191,7 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
       outcomes.push(skip);
       continue;
     }
-    const { severity } = selected.find((x) => x.entry === entry)!;
+    const { severity } = chosen.get(id)!;
     const base = { id, name: entry.name, points: entry.points };
     const result = results.get(id)!;
     if (result.status === 'na') {
