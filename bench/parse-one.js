@@ -5,7 +5,8 @@
 //   engine    parse, then every analysis for every function (CFG, dominators,
 //             post-dominators, loops, reaching definitions, liveness,
 //             uniformity, provenance, taint, affine forms, value ranges)
-//   analyze   parse + every built check + score (analyze --falsify, no output)
+//   analyze   parse + every built check + score (analyze --falsify, no output),
+//             with the command's heap policy (compactHeap, src/heap.ts)
 import { readFileSync } from 'node:fs';
 import { parsePtx } from '../dist/parser/parse.js';
 import { AnalysisContext } from '../dist/cfg/context.js';
@@ -17,7 +18,7 @@ const text = readFileSync(file, 'utf8');
 
 function once() {
   if (mode === 'parse') return parsePtx(text).errors.length;
-  if (mode === 'analyze') return analyzeText(text, file, {}).exitCode;
+  if (mode === 'analyze') return analyzeText(text, file, { compactHeap: true }).exitCode;
   const r = parsePtx(text);
   const ctx = new AnalysisContext(r.module);
   for (const fn of ctx.functions) {

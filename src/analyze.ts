@@ -15,6 +15,7 @@ import { InputError, readPtxSource } from './input.js';
 import { globToRegExp } from './glob.js';
 import { moduleTarget, ptxasResources } from './gpu/ptxas.js';
 import type { ResourceUsage } from './checks/types.js';
+import { withCompactHeap } from './heap.js';
 
 export interface AnalyzeOptions extends RunOptions {
   /** Globs (relative to the working directory) of files to skip when walking directories. */
@@ -31,6 +32,8 @@ export interface AnalyzeOptions extends RunOptions {
   readonly isolate?: boolean;
   /** Run `ptxas -v` on each module for its resource usage (F091, F092); off by default. */
   readonly ptxas?: boolean;
+  /** Collect garbage more often while checking, for a lower peak (src/heap.ts); the command sets it. */
+  readonly compactHeap?: boolean;
   /** Called after each file, for progress. */
   readonly onFile?: (done: number, total: number, file: string) => void;
 }
@@ -134,10 +137,11 @@ export function analyzeText(text: string, file: string, options: AnalyzeOptions 
   const analysis = new AnalysisContext(parsed.module, options.block !== undefined ? { block: options.block } : {});
   const known = options.knownFindings === undefined ? undefined : new Set(options.knownFindings.findings.map((f) => f.fingerprint));
   const resources = options.ptxas === true ? ptxasResources(text, moduleTarget(parsed.module)) : undefined;
-  const report = runChecks(parsed.module, text, {
+  const check = (): FileReport => runChecks(parsed.module, text, {
     ...options, file, sourceLine: options.sourceLine ?? sourceLineReader(), ...(known !== undefined ? { baseline: known } : {}),
     ...(resources !== undefined ? { resources } : {}),
   }, analysis);
+  const report = options.compactHeap === true ? withCompactHeap(check) : check();
   return { file, text, report, exitCode: report.exitCode, timings: { parseMs, checksMs: performance.now() - t1 }, ...(resources !== undefined ? { resources } : {}) };
 }
 

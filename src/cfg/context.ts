@@ -7,6 +7,7 @@ import { buildCallGraph, type CallGraph } from './callgraph.js';
 import { controlDependence, dominators, postDominators, type DomTree } from './dominators.js';
 import { findLoops, type LoopForest } from './loops.js';
 import { buildModuleModel, type FlatInstruction, type FunctionModel, type ModuleModel } from './symbols.js';
+import { forgetEffects } from './dataflow/effects.js';
 import { affineAnalysis, type AffineFacts } from './dataflow/affine.js';
 import { livenessAnalysis, type Liveness } from './dataflow/liveness.js';
 import { provenanceAnalysis, type ProvenanceFacts } from './dataflow/provenance.js';
@@ -83,6 +84,28 @@ export class AnalysisContext {
     }
     perFn.set(analysis.name, value);
     return value;
+  }
+
+  /** Drops every fact about this context's functions, those kept outside it included (instruction
+   *  effects are cached per function model, which outlives a part's context). */
+  dispose(): void {
+    this.cache.clear();
+    for (const fn of this.scope) forgetEffects(fn);
+  }
+
+  /** `analysis` on `fn` without keeping its facts: the cached value when there is one, else computed in a
+   *  scratch context dropped after it. For module-level checks that visit every function of a module
+   *  for one number each (F092's register peak); caching every function's facts would hold the whole
+   *  module's at once, which checking part by part exists to avoid. */
+  transient<T>(fn: FunctionModel, analysis: FunctionAnalysis<T>): T {
+    const hit = this.cache.get(fn)?.get(analysis.name);
+    if (hit !== undefined && !(hit instanceof Failed)) return hit as T;
+    const scratch = new AnalysisContext(this.module, this.options, { model: this.model, functions: [fn] });
+    try {
+      return scratch.get(fn, analysis);
+    } finally {
+      scratch.dispose();
+    }
   }
 
   cfg(fn: FunctionModel): Cfg {

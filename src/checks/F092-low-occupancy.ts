@@ -19,7 +19,7 @@ function registers(ctx: CheckContext, fn: FunctionModel, l: SmLimits): { regs: n
   const r = ctx.resources;
   const reported = r?.status === 'ok' ? r.functions[fn.name]?.registers : undefined;
   if (reported !== undefined) return { regs: reported, source: `${reported} registers per thread (ptxas -v)` };
-  const live = ctx.analysis.get(fn, livenessAnalysis).peak.slots32.count;
+  const live = ctx.analysis.transient(fn, livenessAnalysis).peak.slots32.count;
   let regs = Math.max(1, Math.min(l.maxRegsPerThread, Math.floor(live * ESTIMATE_FACTOR)));
   const caps: string[] = [];
   const maxnreg = fn.decl.directives.find((d) => d.name === '.maxnreg')?.args[0];

@@ -160,8 +160,18 @@ export function alignmentOf(af: AffineFacts, f: Form): Alignment {
 
 /** Whether the function reads %tid.y or %tid.z (its block may be 2-D or 3-D). */
 export function readsTidYZ(af: AffineFacts): boolean {
-  return af.symbols.some((s) => s.kind === 'sreg' && s.sreg === '%tid' && s.component !== 'x');
+  // Asked for every access: the symbols scanned so far are remembered (queries may add symbols).
+  let seen = TID_YZ.get(af);
+  if (seen === undefined) TID_YZ.set(af, seen = { scanned: 0, found: false });
+  const symbols = af.symbols;
+  for (; !seen.found && seen.scanned < symbols.length; seen.scanned++) {
+    const s = symbols[seen.scanned]!;
+    if (s.kind === 'sreg' && s.sreg === '%tid' && s.component !== 'x') seen.found = true;
+  }
+  return seen.found;
 }
+
+const TID_YZ = new WeakMap<AffineFacts, { scanned: number; found: boolean }>();
 
 function usesTid(af: AffineFacts, f: Form): boolean {
   return f.terms.some((t) => af.symbols[t.sym]!.threadDependent && !isLaneOnly(af.symbols[t.sym]!));

@@ -143,6 +143,7 @@ function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: number)
       if (prev === undefined || (r.status === 'na' && r.reason.startsWith('the check failed'))) out.set(id, r);
       else if (r.status !== 'na') out.set(id, prev.status === 'na' ? r : { status: 'ran', findings: [...prev.findings, ...r.findings] });
     }
+    analysis.dispose();
   }
   // A check n/a on every part for different reasons is asked again on the whole module, for the module's
   // reason (a part of device functions alone has "no kernel"); n/a checks decide that from its shape.

@@ -137,7 +137,7 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
       const analyzed = await analyzeFiles(inputs, {
         ...options,
         jobs: parseJobs(flags.jobs),
-        isolate: true,
+        isolate: true, compactHeap: true,
         ...(process.env['PTX_DEBUG_MEMORY_MB'] !== undefined ? { memoryLimitMb: Number(process.env['PTX_DEBUG_MEMORY_MB']) } : {}),
         ...(flags.timeout !== undefined ? { timeoutSeconds: parseTimeout(flags.timeout) } : {}),
         ...(nvccFlags.length > 0 ? { nvccFlags } : {}),

@@ -30,6 +30,11 @@ function collect(fn: FunctionModel, e: A.Expression, out: RegisterSymbol[]): voi
  *  more than the computation on large inputs). */
 const cache = new WeakMap<FunctionModel, (Effects | undefined)[]>();
 
+/** Drops a function's cached effects (its part of the module has been checked). */
+export function forgetEffects(fn: FunctionModel): void {
+  cache.delete(fn);
+}
+
 /** The registers an instruction writes and reads (guard included). */
 export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
   let perFn = cache.get(fn);

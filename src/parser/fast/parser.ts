@@ -9,8 +9,10 @@
 // choice would commit to an alternative that then fails, this parser commits
 // and fails too), the same node shapes with the same optional keys, and the
 // same ranges: a node spans from the start of its first token to the end of
-// the last token consumed (`tokenRange`), or covers two nodes (`spanNodes`).
+// the last token consumed (`rangeFrom`), or covers two nodes. Ranges keep their
+// two offsets only (`compactRanges`: line and column are derived when read).
 import type * as A from '../ast.js';
+import { compactRanges } from '../ranges.js';
 import { Scanner, Tok, floatOf, intOf, isAnyDotted, isBinaryOperator, isModifierLike, numOf, plainOf, type Entry } from './scanner.js';
 
 /** Thrown to abandon the fast path; never escapes `fastParse`. */
@@ -49,9 +51,6 @@ for (const k of [Tok.Identifier, Tok.IntLit, Tok.FloatHex, Tok.FloatDec, Tok.LBr
 const COMPONENT_CHAR = new Uint8Array(128);
 for (const ch of 'xyzwrgba') COMPONENT_CHAR[ch.charCodeAt(0)] = 1;
 
-function spanNodes(a: A.SourceRange, b: A.SourceRange): A.SourceRange {
-  return { line: a.line, column: a.column, offset: a.offset, endLine: b.endLine, endColumn: b.endColumn, endOffset: b.endOffset };
-}
 
 function unquote(s: string): string {
   return s.length >= 2 && s.startsWith('"') && s.endsWith('"') ? s.slice(1, -1) : s;
@@ -65,11 +64,21 @@ function predPair(e: A.Expression): A.Expression {
   return e;
 }
 
+/** A shared modifier list, and the lists that extend it by one modifier. */
+interface ModifierList {
+  readonly list: readonly string[];
+  next: Map<Entry, ModifierList> | undefined;
+}
+
 class FastParser extends Scanner {
   /** A scratch stack for list elements: each list is collected above a base
    *  index, then copied out with `slice`, so every array in the tree has its
    *  exact size (an array grown by `push` reserves 17 slots at once). */
   private readonly stk: unknown[] = [];
+  /** A range of this text from two offsets. */
+  private readonly span = compactRanges(this.text);
+  /** The trie of modifier lists seen so far (see `instructionRest`). */
+  private readonly modifierLists: ModifierList = { list: [], next: undefined };
   private top = 0;
   /** Nesting of blocks, initializer lists, expressions and unary operators. */
   private depth = 0;
@@ -131,13 +140,12 @@ class FastParser extends Scanner {
 
   /** The range of the current token alone. */
   private tokRange(): A.SourceRange {
-    const line = this.tline, column = this.tcol, offset = this.start, end = this.end;
-    return { line, column, offset, endLine: line, endColumn: column + (end - offset), endOffset: end };
+    return this.span(this.start, this.end);
   }
 
   /** From a start position to the end of the last consumed token. */
-  private rangeFrom(line: number, column: number, offset: number): A.SourceRange {
-    return { line, column, offset, endLine: this.pl, endColumn: this.pec, endOffset: this.peo };
+  private rangeFrom(_line: number, _column: number, offset: number): A.SourceRange {
+    return this.span(offset, this.peo);
   }
 
   // ------------------------------------------------------------ module
@@ -618,12 +626,22 @@ class FastParser extends Scanner {
 
   /** An instruction after its guard and opcode: modifiers, operands, `;`. */
   private instructionRest(guard: A.Guard | undefined, opcode: string, line: number, column: number, offset: number): A.Instruction {
-    const base = this.top;
+    // Instructions with the same modifiers share one array (a module repeats a few hundred lists
+    // over hundreds of thousands of instructions): found by walking a trie over interned entries.
+    let mods = this.modifierLists;
     while (isAnyDotted(this.tk())) {
-      this.put(this.ent!.str);
+      const ent = this.ent!;
+      const next = mods.next ??= new Map();
+      let child = next.get(ent);
+      if (child === undefined) {
+        child = { list: [...mods.list, ent.str], next: undefined };
+        next.set(ent, child);
+      }
+      mods = child;
       this.advance();
     }
-    const modifiers = this.take<string>(base);
+    const modifiers = mods.list;
+    const base = this.top;
     if (EXPR_FIRST[this.tk()] === 1) {
       this.put(predPair(this.expression()));
       while (this.tk() === Tok.Comma) {
@@ -651,7 +669,7 @@ class FastParser extends Scanner {
       const then = this.expression();
       this.expect(Tok.Colon);
       const otherwise = this.expression();
-      result = { kind: 'Conditional', test: result, then, otherwise, range: spanNodes(result.range, otherwise.range) };
+      result = { kind: 'Conditional', test: result, then, otherwise, range: this.span(result.range.offset, otherwise.range.endOffset) };
     }
     this.depth--;
     return result;
@@ -664,7 +682,7 @@ class FastParser extends Scanner {
     this.advance();
     const second = this.unary();
     if (!isBinaryOperator(this.tk())) {
-      return { kind: 'Binary', op: OP_TEXT[op1]! as A.BinaryOp, left: first, right: second, range: spanNodes(first.range, second.range) };
+      return { kind: 'Binary', op: OP_TEXT[op1]! as A.BinaryOp, left: first, right: second, range: this.span(first.range.offset, second.range.endOffset) };
     }
     const values: A.Expression[] = [first, second];
     const ops: Tok[] = [op1];
@@ -673,11 +691,11 @@ class FastParser extends Scanner {
       this.advance();
       const right = this.unary();
       const p = OP_PREC[op]!;
-      while (ops.length > 0 && OP_PREC[ops[ops.length - 1]!]! >= p) reduce(values, ops);
+      while (ops.length > 0 && OP_PREC[ops[ops.length - 1]!]! >= p) reduce(values, ops, this.span);
       ops.push(op);
       values.push(right);
     }
-    while (ops.length > 0) reduce(values, ops);
+    while (ops.length > 0) reduce(values, ops, this.span);
     return values[0]!;
   }
 
@@ -702,7 +720,7 @@ class FastParser extends Scanner {
             this.advance();
             return {
               kind: 'Name', name: e.str, component,
-              range: { line: range.line, column: range.column, offset: range.offset, endLine: this.pl, endColumn: this.pec, endOffset: this.peo },
+              range: this.span(range.offset, this.peo),
             };
           }
         }
@@ -791,11 +809,11 @@ class FastParser extends Scanner {
   }
 }
 
-function reduce(values: A.Expression[], ops: Tok[]): void {
+function reduce(values: A.Expression[], ops: Tok[], span: (offset: number, endOffset: number) => A.SourceRange): void {
   const right = values.pop()!;
   const left = values.pop()!;
   const op = OP_TEXT[ops.pop()!]! as A.BinaryOp;
-  values.push({ kind: 'Binary', op, left, right, range: spanNodes(left.range, right.range) });
+  values.push({ kind: 'Binary', op, left, right, range: span(left.range.offset, right.range.endOffset) });
 }
 
 export interface FastParseResult {
