@@ -42,6 +42,8 @@ class Failed {
 export class AnalysisContext {
   readonly model: ModuleModel;
   private readonly cache = new Map<FunctionModel, Map<string, unknown>>();
+  private lastFn: FunctionModel | undefined;
+  private lastFacts: Map<string, unknown> | undefined;
   private callGraphMemo: CallGraph | undefined;
 
   private readonly scope: readonly FunctionModel[];
@@ -64,13 +66,16 @@ export class AnalysisContext {
 
   /** The cached result of `analysis` on `fn`, computed on first request. */
   get<T>(fn: FunctionModel, analysis: FunctionAnalysis<T>): T {
-    let perFn = this.cache.get(fn);
+    // Checks ask per instruction, mostly about the function they asked about last.
+    let perFn = fn === this.lastFn ? this.lastFacts : this.cache.get(fn);
     if (perFn === undefined) {
       perFn = new Map();
       this.cache.set(fn, perFn);
     }
-    if (perFn.has(analysis.name)) {
-      const hit = perFn.get(analysis.name);
+    this.lastFn = fn;
+    this.lastFacts = perFn;
+    const hit = perFn.get(analysis.name);
+    if (hit !== undefined || perFn.has(analysis.name)) {
       if (hit instanceof Failed) throw hit.error;
       return hit as T;
     }
@@ -90,6 +95,8 @@ export class AnalysisContext {
    *  effects are cached per function model, which outlives a part's context). */
   dispose(): void {
     this.cache.clear();
+    this.lastFn = undefined;
+    this.lastFacts = undefined;
     for (const fn of this.scope) forgetEffects(fn);
   }
 

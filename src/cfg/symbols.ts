@@ -185,12 +185,7 @@ class FunctionBuilder {
   readonly instructions: FlatInstruction[] = [];
   readonly labels: LabelSymbol[] = [];
   readonly registers: RegisterSymbol[] = [];
-  /** Resolutions by name node; by name alone (`byName`) when the body has one scope, where a name means
-   *  the same everywhere: a few hundred entries instead of one per operand (tens of MB on a large module). */
   readonly resolved = new Map<A.NameExpr, SymbolRef>();
-  readonly byName = new Map<string, SymbolRef>();
-  /** Whether the body has nested `{ }` scopes. */
-  nested = false;
   readonly guards = new Map<A.Guard, SymbolRef>();
   readonly unresolved: { instruction: FlatInstruction; name: A.NameExpr }[] = [];
   readonly scope: Scope;
@@ -249,7 +244,6 @@ class FunctionBuilder {
           break;
         }
         case 'Block':
-          this.nested = true;
           this.walk(s, new Scope(scope, s));
           break;
         case 'Loc':
@@ -305,14 +299,9 @@ class FunctionBuilder {
         switch (e.kind) {
           case 'Name': {
             if (e.name === '_') return;
-            if (!this.nested) {
-              const known = this.byName.get(e.name);
-              if (known !== undefined) return;
-            }
             const sym = this.lookup(e.name, ins.scope);
-            if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
-            else if (this.nested) this.resolved.set(e, sym);
-            else this.byName.set(e.name, sym);
+            if (sym !== undefined) this.resolved.set(e, sym);
+            else this.unresolved.push({ instruction: ins, name: e });
             return;
           }
           case 'Unary': visit(e.arg); return;
@@ -366,13 +355,12 @@ export function buildModuleModel(module: A.Module): ModuleModel {
     b.flushLabels();
     b.resolveOperands();
     const resolved = b.resolved;
-    const byName = b.byName;
     const guards = b.guards;
     functions.push({
       resolveGuard: (g) => guards.get(g),
       decl: s, name: s.name, isEntry: s.isEntry, instructions: b.instructions, scope: b.scope,
       labels: b.labels, registers: b.registers, unresolved: b.unresolved,
-      resolve: b.nested ? (n) => resolved.get(n) : (n) => byName.get(n.name),
+      resolve: (n) => resolved.get(n),
     });
   }
   return { module, functions, functionsByName: tables.functions, variables: tables.variables, files };

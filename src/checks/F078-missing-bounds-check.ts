@@ -74,6 +74,15 @@ export const F078: Check = {
     let judged = 0;
     for (const fn of ctx.functions) {
       const cfg = ctx.analysis.cfg(fn);
+      // The thread indices a comparison side is computed from: the same comparisons guard many stores.
+      const sideThreads = new Map<A.Expression, readonly string[] | undefined>();
+      const threadsBehind = (cmpIns: number, e: A.Expression): readonly string[] | undefined => {
+        if (sideThreads.has(e)) return sideThreads.get(e);
+        const side = backwardSlice(ctx, fn, cmpIns, registersIn(fn, e), { limit: 512 });
+        const names = side === undefined ? undefined : [...new Set([...side].flatMap((d) => threadSregs(fn, fn.instructions[d]!.node)))];
+        sideThreads.set(e, names);
+        return names;
+      };
       for (const ins of fn.instructions) {
         const node = ins.node;
         if (node.opcode !== 'st' || node.modifiers.includes('.async')) continue;
@@ -93,8 +102,7 @@ export const F078: Check = {
         /** A comparison side computed from a thread-index read the address is computed from too. */
         const fromIndex = (cmpIns: number, e: A.Expression): boolean => {
           if (operandFrom(ctx, fn, cmpIns, e, slice) || isSeedSreg(fn, e, slice)) return true;
-          const side = backwardSlice(ctx, fn, cmpIns, registersIn(fn, e), { limit: 512 });
-          return side !== undefined && [...side].some((d) => threadSregs(fn, fn.instructions[d]!.node).some((n) => seedNames.has(n)));
+          return threadsBehind(cmpIns, e)?.some((n) => seedNames.has(n)) === true;
         };
         /** A direct bounds test: an index side against a warp-uniform side. */
         const direct = (i: number, a: A.Expression, b: A.Expression): boolean =>

@@ -89,8 +89,8 @@ export const F086: Check = {
       });
       if (pointers.length === 0) continue;
       judged++;
-      const ignored = pointers.filter((p) => !paramUsed(ctx, fn, p));
-      if (ignored.length === 0) continue;
+      // Whether the output depends on any input first: it almost always does, and that is one pass where
+      // finding the ignored pointers is a pass per parameter.
       const taint = ctx.analysis.get(fn, taintAnalysis);
       const dependent = fn.instructions.some((ins) => {
         if (!WRITES.has(ins.node.opcode)) return false;
@@ -98,6 +98,8 @@ export const F086: Check = {
         return v === undefined || v.any !== 0;
       });
       if (dependent) continue;
+      const ignored = pointers.filter((p) => !paramUsed(ctx, fn, p));
+      if (ignored.length === 0) continue;
       const stores = fn.instructions.filter((i) => WRITES.has(i.node.opcode)).length;
       out.push({
         message: `${fn.name} ignores its pointer parameter${ignored.length === 1 ? '' : 's'} ${ignored.join(', ')} and ${stores === 0 ? 'stores nothing' : 'stores only constants and thread indices'}: its output cannot depend on its input`,

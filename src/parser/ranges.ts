@@ -64,6 +64,11 @@ export class LineStarts {
     return lo + 1;
   }
 
+  /** The offset where 1-based `line` starts (-1 past the last line). */
+  start(line: number): number {
+    return line >= 1 && line <= this.starts.length ? this.starts[line - 1]! : -1;
+  }
+
   /** The 1-based column of `offset` on its line. */
   column(offset: number): number {
     return offset - this.starts[this.line(offset) - 1]! + 1;
