@@ -4,6 +4,7 @@ import type { FunctionDecl, ModuleStatement, SourceRange, Statement } from '../p
 import { DIRECTIVE_BY_NAME } from '../parser/isa/directives.js';
 import { matchInstruction } from '../parser/isa/match.js';
 import { availabilityProblem, type ParsedTarget } from '../parser/isa/targets.js';
+import type { Availability } from '../parser/isa/types.js';
 import { moduleTarget, moduleVersion } from './header.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, na, pass } from './types.js';
@@ -42,18 +43,26 @@ function directiveUses(stmts: readonly (ModuleStatement | Statement)[]): { name:
 }
 
 function instructionProblems(ctx: CheckContext, version: string, target: ParsedTarget | undefined, out: Draft[]): void {
+  // The same few hundred availabilities are judged for every instruction: each once.
+  const judged = new Map<Availability, string | undefined>();
+  const availabilityProblemOf = (since: Availability): string | undefined => {
+    if (judged.has(since)) return judged.get(since);
+    const p = availabilityProblem(since, version, target);
+    judged.set(since, p);
+    return p;
+  };
   for (const fn of ctx.functions) {
     for (const ins of fn.instructions) {
       const m = matchInstruction(ins.node);
       if (m === undefined) continue; // unknown: F009's
       const problems: string[] = [];
-      const p = availabilityProblem(m.spec.since, version, target);
+      const p = availabilityProblemOf(m.spec.since);
       if (p !== undefined) problems.push(`${m.spec.opcode} ${p}`);
       for (const g of m.spec.modifiers) {
         const value = m.groups.get(g.name);
         const since = value === undefined ? undefined : g.since?.[value];
         if (since === undefined) continue;
-        const q = availabilityProblem(since, version, target);
+        const q = availabilityProblemOf(since);
         if (q !== undefined) problems.push(`${value} ${q}`);
       }
       if (problems.length > 0) {

@@ -1,7 +1,7 @@
 // F092: a kernel's estimated occupancy (active warps per SM over the most the
 // SM holds) is below 25 %, from its registers, static shared memory and block size.
 import type { FunctionModel } from '../cfg/symbols.js';
-import { livenessAnalysis } from '../cfg/dataflow/liveness.js';
+import { pressurePeaks } from '../cfg/dataflow/liveness.js';
 import { moduleTarget } from './header.js';
 import { occupancy, smLimits, staticShared, type Occupancy, type SmLimits } from './occupancy.js';
 import type { Check, CheckContext, Finding } from './types.js';
@@ -19,7 +19,7 @@ function registers(ctx: CheckContext, fn: FunctionModel, l: SmLimits): { regs: n
   const r = ctx.resources;
   const reported = r?.status === 'ok' ? r.functions[fn.name]?.registers : undefined;
   if (reported !== undefined) return { regs: reported, source: `${reported} registers per thread (ptxas -v)` };
-  const live = ctx.analysis.transient(fn, livenessAnalysis).peak.slots32.count;
+  const live = pressurePeaks(ctx.analysis, fn).slots32.count;
   let regs = Math.max(1, Math.min(l.maxRegsPerThread, Math.floor(live * ESTIMATE_FACTOR)));
   const caps: string[] = [];
   const maxnreg = fn.decl.directives.find((d) => d.name === '.maxnreg')?.args[0];

@@ -282,6 +282,8 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   }
   for (const r of touched) live[r] = 0;
   touched.length = 0;
+  const peak = { registers: peakRegs, slots32: peakSlots, predicates: peakPreds };
+  PEAKS.set(fn, peak);
 
   const liveAfter = (ins: number): number[] => {
     const block = cfg.blocks[cfg.blockOf[ins]!]!;
@@ -293,7 +295,7 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   return {
     fn, table: t, globalRegisters,
     registersBefore, slotsBefore, predicatesBefore,
-    peak: { registers: peakRegs, slots32: peakSlots, predicates: peakPreds },
+    peak,
     visits: solved.visits,
     slotsOf: (reg) => slots[reg]!,
     isLiveIn: (block, reg) => has(liveInFlat, block * words, compact[regId(reg)]!),
@@ -308,6 +310,15 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
     },
     liveAtEntry: () => (cfg.blocks.length === 0 ? [] : bitsToList(liveInOf(0), globalRegisters)),
   };
+}
+
+/** Each function's peaks, kept after its facts are dropped: a module checked part by part disposes each
+ *  part's facts, and the module-level F092 asks for every kernel's peak afterwards. */
+const PEAKS = new WeakMap<FunctionModel, Liveness['peak']>();
+
+/** A function's register pressure peaks, without keeping its liveness facts. */
+export function pressurePeaks(ctx: AnalysisContext, fn: FunctionModel): Liveness['peak'] {
+  return PEAKS.get(fn) ?? ctx.transient(fn, livenessAnalysis).peak;
 }
 
 /** Register liveness and pressure: `ctx.get(fn, livenessAnalysis)`. */
