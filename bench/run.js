@@ -80,7 +80,8 @@ const sample = readFileSync(largest.file, 'utf8').slice(0, 4 * MB);
 const kw = compareKeywordLexers(sample);
 
 const table = [
-  `Run ${new Date().toISOString().slice(0, 10)} on ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores, shared), Node ${process.version}; one core per measurement; parse is the best of ${RUNS} runs, engine and analyze one run each.`,
+  `Run ${new Date().toISOString().slice(0, 10)} on ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores, shared), Node ${process.version}; one core per measurement; parse is the best of ${RUNS} runs, engine and analyze one run each. ` +
+    'analyze is the command `ptx-debug analyze FILE --falsify` run in the measuring process (its worker thread, every check, the text report, written nowhere); its RSS is the whole process\'s.',
   '',
   '| file | MB | lines | parse MB/s | parse lines/s | parse RSS MB | engine s (× parse) | analyze --falsify s | analyze MB/s | analyze RSS MB | ptxas -arch=sm_90 s | ptxas / analyze |',
   '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -7,7 +7,7 @@
 // among findings that agree on all of that.
 import { createHash } from 'node:crypto';
 import type { Module, Statement } from '../parser/ast.js';
-import { LineStarts } from '../parser/ranges.js';
+import { textOfLine } from '../parser/ranges.js';
 import type { Finding } from './types.js';
 
 const memo = new WeakMap<Module, Map<number, string>>();
@@ -28,15 +28,8 @@ function instructionsByLine(module: Module): Map<number, string> {
   return byLine;
 }
 
-const lineStarts = new WeakMap<Module, LineStarts>();
-
-function lineOf(module: Module, text: string, line: number): string {
-  let starts = lineStarts.get(module);
-  if (starts === undefined) lineStarts.set(module, starts = new LineStarts(text));
-  const start = starts.start(line);
-  if (start === -1) return '';
-  const end = text.indexOf('\n', start);
-  return text.slice(start, end === -1 ? undefined : end).trim().split(/\s+/).join(' ');
+function lineOf(text: string, line: number): string {
+  return textOfLine(text, line).trim().split(/\s+/).join(' ');
 }
 
 /** Fingerprints for `findings` (sorted by line), in the same order. */
@@ -45,7 +38,7 @@ export function fingerprints(file: string, module: Module, text: string, finding
   const byLine = instructionsByLine(module);
   const seen = new Map<string, number>();
   return findings.map((f) => {
-    const what = byLine.get(f.location.line) ?? lineOf(module, text, f.location.line);
+    const what = byLine.get(f.location.line) ?? lineOf(text, f.location.line);
     const src = f.location.source !== undefined ? sourceLine?.(f.location.source.file, f.location.source.line) ?? '' : '';
     const key = [file, f.id, f.function ?? '', what, src.trim()].join('\u0000');
     const n = seen.get(key) ?? 0;

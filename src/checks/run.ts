@@ -81,7 +81,7 @@ function makeLocate(analysis: AnalysisContext): CheckContext['locate'] {
 }
 
 /** Instructions per part when a module is checked part by part (see `runSelected`). */
-export const CHUNK_INSTRUCTIONS = 40_000;
+export const CHUNK_INSTRUCTIONS = 20_000;
 
 /**
  * Checks that need the whole module at once: they relate functions to each other (calls, recursion,

@@ -75,6 +75,23 @@ export class LineStarts {
   }
 }
 
+let lastText: { readonly text: string; readonly starts: LineStarts } | undefined;
+
+/** The line starts of `text` (the last text's are kept: reports ask about one text many times). */
+export function lineStartsOf(text: string): LineStarts {
+  if (lastText === undefined || lastText.text !== text) lastText = { text, starts: new LineStarts(text) };
+  return lastText.starts;
+}
+
+/** The text of 1-based `line` without its terminator; '' past the last line. */
+export function textOfLine(text: string, line: number): string {
+  const start = lineStartsOf(text).start(line);
+  if (start === -1) return '';
+  let end = start;
+  while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
+  return text.slice(start, end);
+}
+
 /** Ranges of one text that keep only their two offsets; line and column are found from the text's line
  *  starts when read. A syntax tree holds millions of ranges (a third of its memory as six-field objects):
  *  two fields instead of six take 40 bytes instead of 72. The fast parser makes them; the reference

@@ -12,6 +12,7 @@ import type { AnalysisResult, FileAnalysis } from '../analyze.js';
 import { CHECKS } from '../checks/index.js';
 import { renderCheckDoc } from '../checks/docs.js';
 import type { CheckMeta, Finding, Location, Severity } from '../checks/types.js';
+import { textOfLine } from '../parser/ranges.js';
 
 export interface SarifOptions {
   /** The tool version written to `tool.driver.version`. */
@@ -76,15 +77,7 @@ function primaryLocation(file: FileAnalysis, l: Location, root: string): Sarif.P
 }
 
 function lineOf(text: string | undefined, line: number): string {
-  if (text === undefined) return '';
-  let start = 0;
-  for (let i = 1; i < line; i++) {
-    const nl = text.indexOf('\n', start);
-    if (nl === -1) return '';
-    start = nl + 1;
-  }
-  const end = text.indexOf('\n', start);
-  return text.slice(start, end === -1 ? text.length : end);
+  return text === undefined ? '' : textOfLine(text, line);
 }
 
 /** `primaryLocationLineHash`: the finding's own fingerprint (checks/fingerprint.ts)

@@ -6,7 +6,7 @@ import type { AnalysisResult, FileAnalysis } from '../analyze.js';
 import type { CheckOutcome } from '../checks/run.js';
 import { DEFAULT_MIN_SCORE, formatScore, PASS_SCORE } from '../checks/score.js';
 import type { Finding, Location, Severity } from '../checks/types.js';
-import { lineText } from '../parser/diagnostics.js';
+import { textOfLine } from '../parser/ranges.js';
 
 export interface TextOptions {
   /** Reads mapped source lines (the `.cu` or `.py` line a finding maps to). */
@@ -31,18 +31,8 @@ function sourceNote(l: Location): string {
   return l.source === undefined ? '' : ` [${l.source.file}:${l.source.line}]`;
 }
 
-function lineStartOffset(text: string, line: number): number {
-  let offset = 0;
-  for (let i = 1; i < line; i++) {
-    const nl = text.indexOf('\n', offset);
-    if (nl === -1) return text.length;
-    offset = nl + 1;
-  }
-  return offset;
-}
-
 function excerpt(text: string, l: Location): string[] {
-  const src = lineText(text, lineStartOffset(text, l.line)).replace(/\r$/, '');
+  const src = textOfLine(text, l.line);
   if (src.length > 300) return [];
   const pad = src.slice(0, l.column - 1).replace(/[^\t]/g, ' ');
   const width = l.endLine === l.line ? Math.max(1, l.endColumn - l.column) : Math.max(1, src.length - l.column + 1);
