@@ -20,7 +20,8 @@ export function withCompactHeap<T>(f: () => T): T {
   try {
     return f();
   } finally {
-    // 0 is V8's default: the factor chosen from collection speed.
+    // 0 is V8's default: the factor chosen from collection speed. V8 flags are per process: with several
+    // worker threads, one file's end restores the default for all until the next file begins.
     setFlagsFromString('--heap-growing-percent=0');
   }
 }
