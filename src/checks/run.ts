@@ -40,7 +40,7 @@ export interface CheckOutcome {
   readonly severity: Severity;
   readonly points: number;
   readonly status: Status;
-  /** Why n/a, off or not built. */
+  /** Why n/a, off or not built; on a pass or fail, the part of a large module the check could not analyze. */
   readonly reason?: string;
   /** Every finding, suppressed ones included (they do not fail the check). */
   readonly findings: readonly Finding[];
@@ -92,7 +92,7 @@ const MODULE_LEVEL: ReadonlySet<string> = new Set([
   'F001', 'F002', 'F003', 'F004', 'F005', 'F010', 'F031', 'F032', 'F034', 'F035', 'F040', 'F064', 'F066', 'F092',
 ]);
 
-type RawResult = { status: 'na'; reason: string } | { status: 'ran'; findings: Omit<Finding, 'id' | 'severity'>[] };
+type RawResult = { status: 'na'; reason: string } | { status: 'ran'; findings: Omit<Finding, 'id' | 'severity'>[]; caveat?: string };
 
 function runOne(check: Check, ctx: CheckContext): RawResult {
   try {
@@ -127,6 +127,8 @@ function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: number)
   const whole = parts.length <= 1 ? checks : checks.filter((c) => MODULE_LEVEL.has(c.meta.id));
   const partwise = parts.length <= 1 ? [] : checks.filter((c) => !MODULE_LEVEL.has(c.meta.id));
   const reasons = new Map<string, Set<string>>();
+  // Parts a check could not analyze (a work budget exceeded): the check's result covers the other parts.
+  const unanalyzed = new Map<string, { reason: string; parts: number }>();
   for (const part of partwise.length > 0 ? parts : []) {
     const analysis = new AnalysisContext(ctx.module, ctx.analysis.options, { model: ctx.analysis.model, functions: part });
     const partCtx: CheckContext = { ...ctx, analysis, functions: part, locate: makeLocate(analysis) };
@@ -139,6 +141,10 @@ function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: number)
         const seen = reasons.get(id) ?? new Set<string>();
         if (seen.size < 2) seen.add(r.reason);
         reasons.set(id, seen);
+        if (r.reason.startsWith('not analyzed')) {
+          const u = unanalyzed.get(id);
+          unanalyzed.set(id, { reason: u?.reason ?? r.reason, parts: (u?.parts ?? 0) + 1 });
+        }
       }
       if (prev === undefined || (r.status === 'na' && r.reason.startsWith('the check failed'))) out.set(id, r);
       else if (r.status !== 'na') out.set(id, prev.status === 'na' ? r : { status: 'ran', findings: [...prev.findings, ...r.findings] });
@@ -147,6 +153,13 @@ function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: number)
   }
   // A check n/a on every part for different reasons is asked again on the whole module, for the module's
   // reason (a part of device functions alone has "no kernel"); n/a checks decide that from its shape.
+  // Checked whole, such a check would be n/a for the module; part by part it judged the rest, and says so.
+  for (const [id, u] of unanalyzed) {
+    const r = out.get(id);
+    if (r?.status === 'ran') {
+      out.set(id, { ...r, caveat: `judged on the parts of the module that could be analyzed; ${u.parts} part(s) ${u.reason}` });
+    }
+  }
   const again = partwise.filter((c) => out.get(c.meta.id)?.status === 'na' && reasons.get(c.meta.id)?.size === 2);
   for (const check of [...whole, ...again]) out.set(check.meta.id, runOne(check, ctx));
   return out;
@@ -212,7 +225,7 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
       return withPrint;
     });
     const failing = findings.some((f) => f.suppressed === undefined);
-    outcomes.push({ ...base, severity, status: failing ? 'fail' : 'pass', findings });
+    outcomes.push({ ...base, severity, status: failing ? 'fail' : 'pass', ...(result.caveat !== undefined ? { reason: result.caveat } : {}), findings });
   }
   const score = scoreChecks(outcomes.map((o) => ({
     status: o.status, points: o.points,

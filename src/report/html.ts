@@ -186,7 +186,8 @@ function scorecardView(outcomes: readonly CheckOutcome[]) {
     na: list.filter((o) => o.status === 'na' || o.status === 'off').length,
     rows: list.map((o) => ({
       id: o.id, name: o.name, points: o.points, status: o.status, statusLabel: STATUS_LABEL[o.status],
-      reason: o.status === 'fail' ? `${o.findings.filter((f) => f.suppressed === undefined).length} finding(s)` : o.reason,
+      reason: o.status === 'fail'
+        ? `${o.findings.filter((f) => f.suppressed === undefined).length} finding(s)${o.reason !== undefined ? `; ${o.reason}` : ''}` : o.reason,
     })),
   }));
 }
