@@ -4,7 +4,7 @@
 // facts (debug builds, LLVM output). Per-function facts are cached analyses,
 // so several checks pay for them once.
 import type { AnalysisContext, FunctionAnalysis } from '../cfg/context.js';
-import { PROV, provenanceAnalysis, type AddressAccess } from '../cfg/dataflow/provenance.js';
+import { PROV, provenanceAnalysis, type AddressAccess, type ValueFlow } from '../cfg/dataflow/provenance.js';
 import type { TaintChain } from '../cfg/dataflow/taint.js';
 import { typeBytes, type FunctionModel, type Scope, type VariableSymbol } from '../cfg/symbols.js';
 import type * as A from '../parser/ast.js';
@@ -270,28 +270,54 @@ export function provenanceChain(
   if (reg === undefined) return [step(ctx, fn, sink)];
   const u = flow.useOf(sink, reg.id);
   if (u < 0) return [step(ctx, fn, sink)];
+  return shortestChain(ctx, fn, flow, sink, [u], {
+    carries: (d) => (prov.defValue[d]! & atom) !== 0,
+    isSource: (j) => isSource(fn.instructions[j]!.node),
+  });
+}
+
+/** How `shortestChain` walks: which definitions carry the value, where it starts, and what it passes through. */
+export interface ChainWalk {
+  /** A definition that carries the value back toward its source. */
+  carries(def: number): boolean;
+  /** The instruction the chain starts at. */
+  isSource(ins: number): boolean;
+  /** Whether a carrying instruction passes on its own inputs (default: every one does). */
+  expands?(ins: number): boolean;
+  /** Whether the walk follows a use (default: every use but a guard's). */
+  follows?(use: number): boolean;
+}
+
+/**
+ * The shortest chain by which a value reaches instruction `sink` through the uses `starts`: a breadth-first walk
+ * back through the definitions `walk.carries` accepts, to the first whose instruction `walk.isSource` accepts;
+ * located steps from the source to the sink, or just the sink when no source is reached.
+ */
+export function shortestChain(ctx: CheckContext, fn: FunctionModel, flow: ValueFlow, sink: number, starts: readonly number[], walk: ChainWalk): ChainStep[] {
   const prev = new Map<number, number>();
   const queue: number[] = [];
   const visit = (use: number, from: number): void => {
+    if (walk.follows !== undefined && !walk.follows(use)) return;
     for (let k = flow.useDefStart[use]!; k < flow.useDefStart[use + 1]!; k++) {
       const d = flow.useDefs[k]!;
-      if ((prov.defValue[d]! & atom) === 0 || prev.has(d)) continue;
+      if (!walk.carries(d) || prev.has(d)) continue;
       prev.set(d, from);
       queue.push(d);
     }
   };
-  visit(u, -1);
+  for (const u of starts) visit(u, -1);
   let found = -1;
   for (let q = 0; q < queue.length && found < 0; q++) {
     const d = queue[q]!;
     const j = flow.defIns[d]!;
     if (j < 0) continue;
-    if (isSource(fn.instructions[j]!.node)) {
+    if (walk.isSource(j)) {
       found = d;
       break;
     }
+    if (walk.expands !== undefined && !walk.expands(j)) continue;
     const g = flow.guardUse[j]!;
-    for (let u2 = flow.insUseStart[j]!; u2 < flow.insUseStart[j + 1]!; u2++) if (u2 !== g) visit(u2, d);
+    for (let u = flow.insUseStart[j]!; u < flow.insUseStart[j + 1]!; u++) if (u !== g) visit(u, d);
   }
   if (found < 0) return [step(ctx, fn, sink)];
   const path: number[] = [];

@@ -11,7 +11,7 @@ import type { FunctionAnalysis } from '../cfg/context.js';
 import { propagate } from '../cfg/dataflow/provenance.js';
 import { TAINT, taintAnalysis } from '../cfg/dataflow/taint.js';
 import type { FunctionModel } from '../cfg/symbols.js';
-import { step } from './address-facts.js';
+import { shortestChain } from './address-facts.js';
 import type { ChainStep, CheckContext } from './types.js';
 
 /** Opcodes whose register operands are compared, not computed with (their result is a decision). */
@@ -82,33 +82,13 @@ export function sharedDataChain(ctx: CheckContext, fn: FunctionModel, sink: numb
   const facts = ctx.analysis.get(fn, sharedDataAddressesAnalysis);
   const taint = ctx.analysis.get(fn, taintAnalysis);
   const flow = taint.flow;
-  const prev = new Map<number, number>();
-  const queue: number[] = [];
-  const visit = (u: number, from: number): void => {
-    if (fn.registers[flow.useReg[u]!]?.type === '.pred') return;
-    for (let k = flow.useDefStart[u]!; k < flow.useDefStart[u + 1]!; k++) {
-      const d = flow.useDefs[k]!;
-      if (facts.tainted[d] !== 1 || prev.has(d)) continue;
-      prev.set(d, from);
-      queue.push(d);
-    }
-  };
-  for (let a = flow.insAddrStart[sink]!; a < flow.insAddrStart[sink + 1]!; a++) if (flow.addrUse[a]! >= 0) visit(flow.addrUse[a]!, -1);
-  let found = -1;
-  for (let q = 0; q < queue.length && found < 0; q++) {
-    const d = queue[q]!;
-    const j = flow.defIns[d]!;
-    if (j < 0) continue;
-    if ((taint.sourceOf[j]! & TAINT.shared) !== 0) {
-      found = d;
-      break;
-    }
-    if (COMPARISONS.has(flow.opcodes[flow.opcode[j]!]!)) continue;
-    const g = flow.guardUse[j]!;
-    for (let u = flow.insUseStart[j]!; u < flow.insUseStart[j + 1]!; u++) if (u !== g) visit(u, d);
-  }
-  if (found < 0) return [step(ctx, fn, sink)];
-  const path: number[] = [];
-  for (let d = found; d >= 0; d = prev.get(d)!) path.push(flow.defIns[d]!);
-  return [...path.map((j) => step(ctx, fn, j)), step(ctx, fn, sink)];
+  const starts: number[] = [];
+  for (let a = flow.insAddrStart[sink]!; a < flow.insAddrStart[sink + 1]!; a++) if (flow.addrUse[a]! >= 0) starts.push(flow.addrUse[a]!);
+  return shortestChain(ctx, fn, flow, sink, starts, {
+    carries: (d) => facts.tainted[d] === 1,
+    isSource: (j) => (taint.sourceOf[j]! & TAINT.shared) !== 0,
+    // A comparison's operands are compared, not computed with.
+    expands: (j) => !COMPARISONS.has(flow.opcodes[flow.opcode[j]!]!),
+    follows: (u) => fn.registers[flow.useReg[u]!]?.type !== '.pred',
+  });
 }

@@ -2,6 +2,7 @@
 // error recovery produces (missing nodes, tokens inserted without positions).
 import type { IToken } from 'chevrotain';
 import type { SourceRange } from './ast.js';
+import { lineText } from './diagnostics.js';
 
 const n = (v: number | undefined): number => (v === undefined || Number.isNaN(v) ? 0 : v);
 
@@ -86,10 +87,7 @@ export function lineStartsOf(text: string): LineStarts {
 /** The text of 1-based `line` without its terminator; '' past the last line. */
 export function textOfLine(text: string, line: number): string {
   const start = lineStartsOf(text).start(line);
-  if (start === -1) return '';
-  let end = start;
-  while (end < text.length && text.charCodeAt(end) !== 10 && text.charCodeAt(end) !== 13) end++;
-  return text.slice(start, end);
+  return start === -1 ? '' : lineText(text, start);
 }
 
 /** Ranges of one text that keep only their two offsets; line and column are found from the text's line

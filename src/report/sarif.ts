@@ -76,17 +76,13 @@ function primaryLocation(file: FileAnalysis, l: Location, root: string): Sarif.P
   return { artifactLocation: artifact(l.source.file, root), region };
 }
 
-function lineOf(text: string | undefined, line: number): string {
-  return text === undefined ? '' : textOfLine(text, line);
-}
-
 /** `primaryLocationLineHash`: the finding's own fingerprint (checks/fingerprint.ts)
  *  when the runner set one; else the rule, the function and the flagged PTX line
  *  with whitespace collapsed, plus an occurrence count. Either way an alert
  *  survives lines moving above it. */
 function fingerprint(f: Finding, text: string | undefined, seen: Map<string, number>): string {
   if (f.fingerprint !== undefined) return f.fingerprint;
-  const content = lineOf(text, f.location.line).replace(/\s+/g, ' ').trim();
+  const content = (text === undefined ? '' : textOfLine(text, f.location.line)).replace(/\s+/g, ' ').trim();
   const hash = createHash('sha256').update(`${f.id}\0${f.function ?? ''}\0${content}`).digest('hex').slice(0, 16);
   const n = (seen.get(hash) ?? 0) + 1;
   seen.set(hash, n);
