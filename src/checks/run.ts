@@ -86,10 +86,11 @@ export const CHUNK_INSTRUCTIONS = 20_000;
 /**
  * Checks that need the whole module at once: they relate functions to each other (calls, recursion,
  * shared memory declared in one function and used in another, resources of a kernel with its callees),
- * or look at module-level statements. Every other check looks at one function at a time.
+ * or look at module-level statements (F008's and F087's directives: judged on every part, they were
+ * reported once per part). Every other check looks at one function at a time.
  */
-const MODULE_LEVEL: ReadonlySet<string> = new Set([
-  'F001', 'F002', 'F003', 'F004', 'F005', 'F010', 'F031', 'F032', 'F034', 'F035', 'F040', 'F064', 'F066', 'F092',
+export const MODULE_LEVEL: ReadonlySet<string> = new Set([
+  'F001', 'F002', 'F003', 'F004', 'F005', 'F008', 'F010', 'F031', 'F032', 'F034', 'F035', 'F040', 'F064', 'F066', 'F087', 'F092',
 ]);
 
 type RawResult = { status: 'na'; reason: string } | { status: 'ran'; findings: Omit<Finding, 'id' | 'severity'>[]; caveat?: string };
