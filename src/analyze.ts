@@ -6,7 +6,8 @@ import { basename, dirname, join, relative } from 'node:path';
 import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseline.js';
 import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
-import { runChecks, type FileReport, type RunOptions } from './checks/run.js';
+import { prepareRun, runSelected, type FileReport, type PreparedRun, type RunOptions } from './checks/run.js';
+import { partWorkersAvailable, runInParts } from './checks/parallel.js';
 import { EXIT, worstExitCode } from './checks/score.js';
 import { NOT_BUILT } from './checks/index.js';
 import { formatDiagnostic } from './parser/diagnostics.js';
@@ -15,7 +16,7 @@ import { InputError, readPtxSource } from './input.js';
 import { globToRegExp } from './glob.js';
 import { moduleTarget, ptxasResources } from './gpu/ptxas.js';
 import type { ResourceUsage } from './checks/types.js';
-import { withCompactHeap } from './heap.js';
+import { withCompactHeap, withCompactHeapAsync } from './heap.js';
 
 export interface AnalyzeOptions extends RunOptions {
   /** Globs (relative to the working directory) of files to skip when walking directories. */
@@ -34,6 +35,8 @@ export interface AnalyzeOptions extends RunOptions {
   readonly ptxas?: boolean;
   /** Collect garbage more often while checking, for a lower peak (src/heap.ts); the command sets it. */
   readonly compactHeap?: boolean;
+  /** Worker threads for the parts of one large module (`analyzeFiles` gives one file its `jobs`). */
+  readonly partJobs?: number;
   /** Called after each file, for progress. */
   readonly onFile?: (done: number, total: number, file: string) => void;
 }
@@ -105,19 +108,25 @@ export function estimateAnalysisMb(text: string): { statements: number; mb: numb
   return { statements, mb: Math.round(BASE_MB + statements * MB_PER_STATEMENT) };
 }
 
-/** Analyzes PTX text as one file. */
-export function analyzeText(text: string, file: string, options: AnalyzeOptions = {}): FileAnalysis {
+type Prepared =
+  | { readonly done: FileAnalysis }
+  | { readonly done?: undefined; readonly run: PreparedRun; readonly parseMs: number; readonly t1: number; readonly resources?: ResourceUsage };
+
+/** Parses `text` and prepares its checks; `done` when the file cannot be analyzed (too large, syntax errors). */
+function prepareAnalysis(text: string, file: string, options: AnalyzeOptions): Prepared {
   // Refused before parsing when it cannot fit: a clean "not analyzed" in a second, not an out-of-memory crash
   // minutes later (a 50 MB module of tiny instructions needs about 10 GB).
   const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
   const estimate = estimateAnalysisMb(text);
   if (estimate.mb > limit) {
     return {
-      file, text: '', exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 },
-      error: {
-        message: `not analyzed: its ${estimate.statements.toLocaleString('en-US')} statements would need about `
-          + `${estimate.mb.toLocaleString('en-US')} MB for a full analysis, more than the limit of ${limit} MB (PTX_DEBUG_MEMORY_MB sets it)`,
-        diagnostics: [],
+      done: {
+        file, text: '', exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 },
+        error: {
+          message: `not analyzed: its ${estimate.statements.toLocaleString('en-US')} statements would need about `
+            + `${estimate.mb.toLocaleString('en-US')} MB for a full analysis, more than the limit of ${limit} MB (PTX_DEBUG_MEMORY_MB sets it)`,
+          diagnostics: [],
+        },
       },
     };
   }
@@ -126,10 +135,12 @@ export function analyzeText(text: string, file: string, options: AnalyzeOptions 
   const parseMs = performance.now() - t0;
   if (parsed.errors.length > 0) {
     return {
-      file, text, exitCode: EXIT.input, timings: { parseMs, checksMs: 0 },
-      error: {
-        message: `${parsed.errors.length} syntax error(s)`,
-        diagnostics: parsed.errors.map((e) => formatDiagnostic(file, text, e)),
+      done: {
+        file, text, exitCode: EXIT.input, timings: { parseMs, checksMs: 0 },
+        error: {
+          message: `${parsed.errors.length} syntax error(s)`,
+          diagnostics: parsed.errors.map((e) => formatDiagnostic(file, text, e)),
+        },
       },
     };
   }
@@ -137,12 +148,39 @@ export function analyzeText(text: string, file: string, options: AnalyzeOptions 
   const analysis = new AnalysisContext(parsed.module, options.block !== undefined ? { block: options.block } : {});
   const known = options.knownFindings === undefined ? undefined : new Set(options.knownFindings.findings.map((f) => f.fingerprint));
   const resources = options.ptxas === true ? ptxasResources(text, moduleTarget(parsed.module)) : undefined;
-  const check = (): FileReport => runChecks(parsed.module, text, {
+  const run = prepareRun(parsed.module, text, {
     ...options, file, sourceLine: options.sourceLine ?? sourceLineReader(), ...(known !== undefined ? { baseline: known } : {}),
     ...(resources !== undefined ? { resources } : {}),
   }, analysis);
-  const report = options.compactHeap === true ? withCompactHeap(check) : check();
-  return { file, text, report, exitCode: report.exitCode, timings: { parseMs, checksMs: performance.now() - t1 }, ...(resources !== undefined ? { resources } : {}) };
+  return { run, parseMs, t1, ...(resources !== undefined ? { resources } : {}) };
+}
+
+function analyzed(text: string, file: string, p: Prepared & { done?: undefined }, report: FileReport): FileAnalysis {
+  return {
+    file, text, report, exitCode: report.exitCode, timings: { parseMs: p.parseMs, checksMs: performance.now() - p.t1 },
+    ...(p.resources !== undefined ? { resources: p.resources } : {}),
+  };
+}
+
+/** Analyzes PTX text as one file. */
+export function analyzeText(text: string, file: string, options: AnalyzeOptions = {}): FileAnalysis {
+  const p = prepareAnalysis(text, file, options);
+  if (p.done !== undefined) return p.done;
+  const check = (): FileReport => p.run.finish(runSelected(p.run.checks, p.run.ctx, p.run.chunk));
+  return analyzed(text, file, p, options.compactHeap === true ? withCompactHeap(check) : check());
+}
+
+/**
+ * Analyzes PTX text as one file with its parts checked by `options.partJobs` worker threads (the same
+ * report as `analyzeText`); as `analyzeText` when there are no worker threads to use.
+ */
+export async function analyzeTextInParts(text: string, file: string, options: AnalyzeOptions = {}): Promise<FileAnalysis> {
+  const jobs = options.partJobs ?? 1;
+  if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
+  const p = prepareAnalysis(text, file, options);
+  if (p.done !== undefined) return p.done;
+  const check = (): Promise<FileReport> => runInParts(p.run, jobs, options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB);
+  return analyzed(text, file, p, await (options.compactHeap === true ? withCompactHeapAsync(check) : check()));
 }
 
 /** Expands files and directories (walked for *.ptx, sorted) and `-`. */
@@ -202,9 +240,9 @@ export async function analyzeOne(file: string, options: AnalyzeOptions): Promise
   } catch (err) {
     return { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: (err as Error).message, diagnostics: [] } };
   }
-  const analyzed = analyzeText(text, name, options);
+  const result = await analyzeTextInParts(text, name, options);
   const kernel = tritonKernel(file);
-  return { ...analyzed, ...(cuda ? { compiledFrom: 'cuda' as const } : {}), ...(kernel !== undefined ? { label: `${kernel} (Triton cache)` } : {}) };
+  return { ...result, ...(cuda ? { compiledFrom: 'cuda' as const } : {}), ...(kernel !== undefined ? { label: `${kernel} (Triton cache)` } : {}) };
 }
 
 export const DEFAULT_MEMORY_LIMIT_MB = 4096;
@@ -298,6 +336,8 @@ export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOp
   const files = await expandInputs(inputs, options.ignore);
   if (files.length === 0) throw new InputError(`no .ptx or .cu files in ${inputs.join(', ')}`);
   const jobs = options.jobs ?? 1;
+  // One file gets the threads for its parts; several files share them out one file per thread.
+  options = { ...options, partJobs: options.partJobs ?? (files.length === 1 ? jobs : 1) };
   let results: FileAnalysis[] | undefined;
   // Worker threads for many files, and for any file under a time limit (only a worker can be stopped).
   const useWorkers = !files.includes('-') && ((jobs > 1 && files.length > 1) || options.timeoutSeconds !== undefined || options.isolate === true);

@@ -26,6 +26,17 @@ export function withCompactHeap<T>(f: () => T): T {
   }
 }
 
+/** `withCompactHeap` for asynchronous work (a module checked by worker threads: the flag is the process's). */
+export async function withCompactHeapAsync<T>(f: () => Promise<T>): Promise<T> {
+  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  fullCollection();
+  try {
+    return await f();
+  } finally {
+    setFlagsFromString('--heap-growing-percent=0');
+  }
+}
+
 let gc: (() => void) | undefined;
 
 /** A full collection now (the command's worker runs one after a file, before its result is copied out). */

@@ -12,7 +12,8 @@ import type { Finding } from './types.js';
 
 const memo = new WeakMap<Module, Map<number, string>>();
 
-function instructionsByLine(module: Module): Map<number, string> {
+/** What stands on each line with an instruction (the first one's opcode and modifiers), by line. */
+export function instructionsByLine(module: Module): ReadonlyMap<number, string> {
   const hit = memo.get(module);
   if (hit !== undefined) return hit;
   const byLine = new Map<number, string>();
@@ -33,9 +34,9 @@ function lineOf(text: string, line: number): string {
 }
 
 /** Fingerprints for `findings` (sorted by line), in the same order. */
-export function fingerprints(file: string, module: Module, text: string, findings: readonly Finding[], sourceLine?: (file: string, line: number) => string | undefined): string[] {
+export function fingerprints(file: string, lines: () => ReadonlyMap<number, string>, text: string, findings: readonly Finding[], sourceLine?: (file: string, line: number) => string | undefined): string[] {
   if (findings.length === 0) return [];
-  const byLine = instructionsByLine(module);
+  const byLine = lines();
   const seen = new Map<string, number>();
   return findings.map((f) => {
     const what = byLine.get(f.location.line) ?? lineOf(text, f.location.line);

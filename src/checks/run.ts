@@ -9,7 +9,7 @@ import { SEEDS_PROFILE } from './catalog.js';
 import { CHECKS } from './index.js';
 import { band, DEFAULT_MIN_SCORE, exitCodeOf, scoreChecks, type Band, type Score, type Status } from './score.js';
 import { collectSuppressions } from './suppressions.js';
-import { fingerprints } from './fingerprint.js';
+import { fingerprints, instructionsByLine } from './fingerprint.js';
 import type { Check, CheckContext, CheckId, Finding, Location, ResourceUsage, Severity } from './types.js';
 
 export interface RunOptions {
@@ -81,7 +81,7 @@ function makeLocate(analysis: AnalysisContext): CheckContext['locate'] {
 }
 
 /** Instructions per part when a module is checked part by part (see `runSelected`). */
-export const CHUNK_INSTRUCTIONS = 20_000;
+export const CHUNK_INSTRUCTIONS = 5_000;
 
 /**
  * Checks that need the whole module at once: they relate functions to each other (calls, recursion,
@@ -90,10 +90,11 @@ export const CHUNK_INSTRUCTIONS = 20_000;
  * reported once per part). Every other check looks at one function at a time.
  */
 export const MODULE_LEVEL: ReadonlySet<string> = new Set([
-  'F001', 'F002', 'F003', 'F004', 'F005', 'F008', 'F010', 'F031', 'F032', 'F034', 'F035', 'F040', 'F064', 'F066', 'F087', 'F092',
+  'F001', 'F002', 'F003', 'F004', 'F005', 'F008', 'F010', 'F031', 'F032', 'F034', 'F035', 'F040', 'F064', 'F066', 'F087',
 ]);
 
-type RawResult = { status: 'na'; reason: string } | { status: 'ran'; findings: Omit<Finding, 'id' | 'severity'>[]; caveat?: string };
+/** What one check gave on a module or a part: n/a with a reason, or its findings. */
+export type RawResult = { status: 'na'; reason: string } | { status: 'ran'; findings: Omit<Finding, 'id' | 'severity'>[]; caveat?: string };
 
 function runOne(check: Check, ctx: CheckContext): RawResult {
   try {
@@ -106,18 +107,11 @@ function runOne(check: Check, ctx: CheckContext): RawResult {
   }
 }
 
-/**
- * Runs the checks. A large module is checked part by part: the functions are split into parts of about
- * `chunk` instructions, each part gets its own analysis context (facts computed for it and dropped after
- * it), and every per-function check runs on each part; the results are the union (a check that is n/a on
- * every part is n/a; one that crashes on a part is n/a, as it would be on the whole). Peak memory is then
- * one part's facts, not the whole module's. The module-level checks run once on the whole module.
- */
-function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: number): Map<string, RawResult> {
-  const out = new Map<string, RawResult>();
+/** The functions split into parts of about `chunk` instructions, in module order. */
+export function splitParts(functions: readonly FunctionModel[], chunk: number): FunctionModel[][] {
   const parts: FunctionModel[][] = [];
   let size = Infinity;
-  for (const fn of ctx.functions) {
+  for (const fn of functions) {
     if (size >= chunk) {
       parts.push([]);
       size = 0;
@@ -125,54 +119,144 @@ function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: number)
     parts[parts.length - 1]!.push(fn);
     size += fn.instructions.length;
   }
-  const whole = parts.length <= 1 ? checks : checks.filter((c) => MODULE_LEVEL.has(c.meta.id));
-  const partwise = parts.length <= 1 ? [] : checks.filter((c) => !MODULE_LEVEL.has(c.meta.id));
-  const reasons = new Map<string, Set<string>>();
-  // Parts a check could not analyze (a work budget exceeded): the check's result covers the other parts.
-  const unanalyzed = new Map<string, { reason: string; parts: number }>();
-  for (const part of partwise.length > 0 ? parts : []) {
-    const analysis = new AnalysisContext(ctx.module, ctx.analysis.options, { model: ctx.analysis.model, functions: part });
-    const partCtx: CheckContext = { ...ctx, analysis, functions: part, locate: makeLocate(analysis) };
-    for (const check of partwise) {
-      const id = check.meta.id;
-      const prev = out.get(id);
-      if (prev !== undefined && prev.status === 'na' && prev.reason.startsWith('the check failed')) continue;
-      const r = runOne(check, partCtx);
-      if (r.status === 'na') {
-        const seen = reasons.get(id) ?? new Set<string>();
-        if (seen.size < 2) seen.add(r.reason);
-        reasons.set(id, seen);
-        if (r.reason.startsWith('not analyzed')) {
-          const u = unanalyzed.get(id);
-          unanalyzed.set(id, { reason: u?.reason ?? r.reason, parts: (u?.parts ?? 0) + 1 });
-        }
+  return parts;
+}
+
+/** Which checks run on the whole module and which part by part. */
+export function planChecks(checks: readonly Check[], parts: number): { whole: readonly Check[]; partwise: readonly Check[] } {
+  return parts <= 1
+    ? { whole: checks, partwise: [] }
+    : { whole: checks.filter((c) => MODULE_LEVEL.has(c.meta.id)), partwise: checks.filter((c) => !MODULE_LEVEL.has(c.meta.id)) };
+}
+
+const failed = (r: RawResult | undefined): boolean => r?.status === 'na' && r.reason.startsWith('the check failed');
+
+/**
+ * The union of the parts' results, taken in part order: a check n/a on every part is n/a; one that crashes
+ * on a part is n/a, as it would be on the whole; a part whose analysis gave up (a work budget) leaves a
+ * caveat on the result of the others.
+ */
+export class PartResults {
+  readonly out = new Map<string, RawResult>();
+  private readonly reasons = new Map<string, Set<string>>();
+  private readonly unanalyzed = new Map<string, { reason: string; parts: number }>();
+
+  /** Whether a check still runs on the next part. */
+  wants(id: string): boolean {
+    return !failed(this.out.get(id));
+  }
+
+  add(id: string, r: RawResult): void {
+    const prev = this.out.get(id);
+    if (failed(prev)) return;
+    if (r.status === 'na') {
+      const seen = this.reasons.get(id) ?? new Set<string>();
+      if (seen.size < 2) seen.add(r.reason);
+      this.reasons.set(id, seen);
+      if (r.reason.startsWith('not analyzed')) {
+        const u = this.unanalyzed.get(id);
+        this.unanalyzed.set(id, { reason: u?.reason ?? r.reason, parts: (u?.parts ?? 0) + 1 });
       }
-      if (prev === undefined || (r.status === 'na' && r.reason.startsWith('the check failed'))) out.set(id, r);
-      else if (r.status !== 'na') out.set(id, prev.status === 'na' ? r : { status: 'ran', findings: [...prev.findings, ...r.findings] });
     }
-    analysis.dispose();
+    if (prev === undefined || failed(r)) this.out.set(id, r);
+    else if (r.status !== 'na') this.out.set(id, prev.status === 'na' ? r : { status: 'ran', findings: [...prev.findings, ...r.findings] });
   }
-  // A check n/a on every part for different reasons is asked again on the whole module, for the module's
-  // reason (a part of device functions alone has "no kernel"); n/a checks decide that from its shape.
-  // Checked whole, such a check would be n/a for the module; part by part it judged the rest, and says so.
-  for (const [id, u] of unanalyzed) {
-    const r = out.get(id);
-    if (r?.status === 'ran') {
-      out.set(id, { ...r, caveat: `judged on the parts of the module that could be analyzed; ${u.parts} part(s) ${u.reason}` });
+
+  /**
+   * Adds the caveats, and returns the part-by-part checks to ask again on the whole module: those n/a on
+   * every part for different reasons, for the module's reason (a part of device functions alone has "no
+   * kernel"); n/a checks decide that from its shape.
+   */
+  finish(partwise: readonly Check[]): Check[] {
+    // Checked whole, such a check would be n/a for the module; part by part it judged the rest, and says so.
+    for (const [id, u] of this.unanalyzed) {
+      const r = this.out.get(id);
+      if (r?.status === 'ran') {
+        this.out.set(id, { ...r, caveat: `judged on the parts of the module that could be analyzed; ${u.parts} part(s) ${u.reason}` });
+      }
     }
+    return partwise.filter((c) => this.out.get(c.meta.id)?.status === 'na' && this.reasons.get(c.meta.id)?.size === 2);
   }
-  const again = partwise.filter((c) => out.get(c.meta.id)?.status === 'na' && reasons.get(c.meta.id)?.size === 2);
-  for (const check of [...whole, ...again]) out.set(check.meta.id, runOne(check, ctx));
+}
+
+/** Runs the part-by-part checks on one part, in a context of its own whose facts are dropped after it. */
+export function checkPart(checks: readonly Check[], ctx: CheckContext, part: readonly FunctionModel[], wants: (id: string) => boolean = () => true): Map<string, RawResult> {
+  const analysis = new AnalysisContext(ctx.module, ctx.analysis.options, { model: ctx.analysis.model, functions: part });
+  const partCtx: CheckContext = { ...ctx, analysis, functions: part, locate: makeLocate(analysis) };
+  const out = new Map<string, RawResult>();
+  for (const check of checks) if (wants(check.meta.id)) out.set(check.meta.id, runOne(check, partCtx));
+  analysis.dispose();
   return out;
 }
 
-export function runChecks(module: Module, text: string, options: RunOptions = {}, analysis?: AnalysisContext): FileReport {
-  const ctxAnalysis = analysis ?? new AnalysisContext(module, options.block !== undefined ? { block: options.block } : {});
-  const ctx: CheckContext = {
-    module, text, analysis: ctxAnalysis, functions: ctxAnalysis.functions, locate: makeLocate(ctxAnalysis),
-    ...(options.resources !== undefined ? { resources: options.resources } : {}),
+/** Runs checks on the whole module (the module-level ones, and those asked again). */
+export function checkWhole(checks: readonly Check[], ctx: CheckContext, out: Map<string, RawResult>): void {
+  for (const check of checks) out.set(check.meta.id, runOne(check, ctx));
+}
+
+/**
+ * Runs the checks. A large module is checked part by part: the functions are split into parts of about
+ * `chunk` instructions, each part gets its own analysis context (facts computed for it and dropped after
+ * it), and every per-function check runs on each part; the results are their union (`PartResults`). Peak
+ * memory is then one part's facts, not the whole module's. The module-level checks run once on the whole
+ * module.
+ */
+export function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: number): Map<string, RawResult> {
+  const parts = splitParts(ctx.functions, chunk);
+  const { whole, partwise } = planChecks(checks, parts.length);
+  const results = new PartResults();
+  for (const part of partwise.length > 0 ? parts : []) {
+    for (const [id, r] of checkPart(partwise, ctx, part, (id) => results.wants(id))) results.add(id, r);
+  }
+  const again = results.finish(partwise);
+  checkWhole([...whole, ...again], ctx, results.out);
+  return results.out;
+}
+
+/** A run prepared: its context, the checks selected, and how their raw results become the file's report. */
+export interface PreparedRun {
+  readonly ctx: CheckContext;
+  readonly checks: readonly Check[];
+  readonly chunk: number;
+  finish(results: ReadonlyMap<string, RawResult>): FileReport;
+  /**
+   * Keeps what `finish` needs of the module (its functions' names and lines, suppression comments, what
+   * stands on each line) and lets go of the syntax tree and the analysis context; `ctx` is unusable after.
+   */
+  release(): void;
+}
+
+/** What the report needs of a module once its checks have run. */
+interface ModuleOutline {
+  readonly suppressions: ReturnType<typeof collectSuppressions>;
+  readonly functions: readonly { readonly name: string; readonly isEntry: boolean; readonly line: number }[];
+  readonly lines: () => ReadonlyMap<number, string>;
+}
+
+// (Each closure in a scope of its own: a closure keeps every variable its scope's closures capture.)
+const linesNow = (byLine: ReadonlyMap<number, string>) => (): ReadonlyMap<number, string> => byLine;
+const linesLater = (module: Module) => (): ReadonlyMap<number, string> => instructionsByLine(module);
+
+/** `eager`: computed now, keeping nothing of the tree; otherwise when a report first needs them. */
+function outline(module: Module, analysis: AnalysisContext, eager: boolean): ModuleOutline {
+  return {
+    suppressions: collectSuppressions(module.comments),
+    functions: analysis.functions.map((f) => ({ name: f.name, isEntry: f.isEntry, line: f.decl.range.line })),
+    lines: eager ? linesNow(instructionsByLine(module)) : linesLater(module),
   };
-  const suppressions = collectSuppressions(module.comments);
+}
+
+/** The context checks see, over every function of `analysis`. */
+export function checkContext(module: Module, text: string, analysis: AnalysisContext, resources?: ResourceUsage): CheckContext {
+  return {
+    module, text, analysis, functions: analysis.functions, locate: makeLocate(analysis),
+    ...(resources !== undefined ? { resources } : {}),
+  };
+}
+
+/** Selects the checks (--only, --disable, profile, config) and sets up their context. */
+export function prepareRun(module: Module, text: string, options: RunOptions = {}, analysis?: AnalysisContext): PreparedRun {
+  const ctx = checkContext(module, text, analysis ?? new AnalysisContext(module, options.block !== undefined ? { block: options.block } : {}), options.resources);
   const only = options.only === undefined ? undefined : new Set(options.only);
   const disabled = new Set(options.disable ?? []);
   const built = new Map(CHECKS.map((c) => [c.meta.id as string, c]));
@@ -195,8 +279,52 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
     }
     selected.push({ entry, check, severity: severity as Severity });
   }
-  const results = runSelected(selected.map((x) => x.check), ctx, options.chunkInstructions ?? CHUNK_INSTRUCTIONS);
   const chosen = new Map(selected.map((x) => [x.entry.id as string, x]));
+  return new Run(ctx, selected.map((x) => x.check), options, skipped, chosen);
+}
+
+/** A prepared run (the closures of `prepareRun` would keep the tree alive after `release`). */
+class Run implements PreparedRun {
+  private current: CheckContext | undefined;
+  private kept: ModuleOutline | undefined;
+  readonly chunk: number;
+
+  private readonly text: string;
+
+  constructor(ctx: CheckContext, readonly checks: readonly Check[], private readonly options: RunOptions,
+    private readonly skipped: ReadonlyMap<string, CheckOutcome>, private readonly chosen: Chosen) {
+    this.current = ctx;
+    this.text = ctx.text;
+    this.chunk = options.chunkInstructions ?? CHUNK_INSTRUCTIONS;
+  }
+
+  get ctx(): CheckContext {
+    if (this.current === undefined) throw new Error('the run\'s module was released');
+    return this.current;
+  }
+
+  finish(results: ReadonlyMap<string, RawResult>): FileReport {
+    const module = this.kept ?? outline(this.ctx.module, this.ctx.analysis, false);
+    return assemble(this.text, this.options, module, this.skipped, this.chosen, results);
+  }
+
+  release(): void {
+    this.kept ??= outline(this.ctx.module, this.ctx.analysis, true);
+    this.current = undefined;
+  }
+}
+
+export function runChecks(module: Module, text: string, options: RunOptions = {}, analysis?: AnalysisContext): FileReport {
+  const run = prepareRun(module, text, options, analysis);
+  return run.finish(runSelected(run.checks, run.ctx, run.chunk));
+}
+
+type Chosen = ReadonlyMap<string, { readonly severity: Severity }>;
+
+/** The file's report from the checks' raw results: findings sorted and fingerprinted, suppressions, the score. */
+function assemble(text: string, options: RunOptions, module: ModuleOutline, skipped: ReadonlyMap<string, CheckOutcome>,
+  chosen: Chosen, results: ReadonlyMap<string, RawResult>): FileReport {
+  const { suppressions } = module;
 
   const outcomes: CheckOutcome[] = [];
   for (const entry of CATALOG) {
@@ -217,7 +345,7 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
       .filter((f) => options.kernel === undefined || f.function === undefined || f.function === options.kernel)
       .map((f) => ({ ...f, id, severity }))
       .sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
-    const prints = fingerprints(options.file ?? '', module, text, sorted, options.sourceLine);
+    const prints = fingerprints(options.file ?? '', module.lines, text, sorted, options.sourceLine);
     const findings: Finding[] = sorted.map((f, i) => {
       const withPrint: Finding = { ...f, fingerprint: prints[i]! };
       const s = suppressions.lookup(id, f.location.line);
@@ -236,10 +364,10 @@ export function runChecks(module: Module, text: string, options: RunOptions = {}
   const b = band(score.score, options.minScore ?? DEFAULT_MIN_SCORE, hasCritical);
   const findings = outcomes.flatMap((o) => o.findings)
     .sort((a, b2) => a.location.line - b2.location.line || a.location.column - b2.location.column || a.id.localeCompare(b2.id));
-  const kernels: KernelOutcome[] = ctxAnalysis.functions
+  const kernels: KernelOutcome[] = module.functions
     .filter((f) => options.kernel === undefined || f.name === options.kernel)
     .map((f) => ({
-      name: f.name, isEntry: f.isEntry, line: f.decl.range.line,
+      name: f.name, isEntry: f.isEntry, line: f.line,
       results: outcomes.map((o) => {
         const mine = o.findings.filter((x) => x.function === f.name && x.suppressed === undefined).length;
         const status: Status = o.status === 'fail' ? (mine > 0 ? 'fail' : 'pass') : o.status;

@@ -59,6 +59,11 @@ function endPosition(text: string): { line: number; column: number } {
 export interface ParseOptions {
   /** Skip the fast path and always use the reference (Chevrotain) parser. */
   readonly reference?: boolean;
+  /**
+   * Function bodies to leave out (the offset of a body's `{` to the offset just after its `}`): those
+   * functions become declarations. Taken by the fast path only; the reference parser reads every body.
+   */
+  readonly skipBodies?: ReadonlyMap<number, number>;
 }
 
 /** Errors reported per file: enough to fix a real file, bounded for binary garbage. */
@@ -78,7 +83,7 @@ export function parsePtx(text: string, options: ParseOptions = {}): ParseResult 
   const end = endPosition(text);
   const moduleRange = { line: 1, column: 1, offset: 0, endLine: end.line, endColumn: end.column, endOffset: text.length };
   if (options.reference !== true) {
-    const fast = fastParse(text);
+    const fast = fastParse(text, options.skipBodies);
     if (fast !== undefined) {
       return { module: { kind: 'Module', statements: fast.statements, comments: fast.comments, hasBom, range: moduleRange }, errors: [] };
     }

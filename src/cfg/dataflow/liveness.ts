@@ -312,8 +312,8 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   };
 }
 
-/** Each function's peaks, kept after its facts are dropped: a module checked part by part disposes each
- *  part's facts, and the module-level F092 asks for every kernel's peak afterwards. */
+/** Each function's peaks, kept after its facts are dropped (a context disposes a part's facts; F092 asks
+ *  for a kernel's peak whether or not another check already computed its liveness). */
 const PEAKS = new WeakMap<FunctionModel, Liveness['peak']>();
 
 /** A function's register pressure peaks, without keeping its liveness facts. */

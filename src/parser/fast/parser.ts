@@ -80,6 +80,13 @@ class FastParser extends Scanner {
   /** The trie of modifier lists seen so far (see `instructionRest`). */
   private readonly modifierLists: ModifierList = { list: [], next: undefined };
   private top = 0;
+  /** Function bodies to leave out: the offset of a body's `{` to the offset just after its `}`. */
+  private readonly skipBodies: ReadonlyMap<number, number> | undefined;
+  constructor(text: string, skipBodies?: ReadonlyMap<number, number>) {
+    super(text);
+    this.skipBodies = skipBodies;
+  }
+
   /** Nesting of blocks, initializer lists, expressions and unary operators. */
   private depth = 0;
 
@@ -364,7 +371,9 @@ class FastParser extends Scanner {
     const params = this.tk() === Tok.LParen ? this.paramList() : [];
     const directives = this.functionDirectives();
     let body: A.Block | null = null;
-    if (this.tk() === Tok.LCurly) body = this.block();
+    const skipTo = this.tk() === Tok.LCurly ? this.skipBodies?.get(this.start) : undefined;
+    if (skipTo !== undefined) this.skipTo(skipTo);
+    else if (this.tk() === Tok.LCurly) body = this.block();
     else this.expect(Tok.Semi);
     return {
       kind: 'Function', linkage, isEntry, name, nameRange,
@@ -823,9 +832,9 @@ export interface FastParseResult {
 
 /** Parses well-formed PTX into the reference parser's exact tree; undefined
  *  at the first lexical or syntax deviation (never throws). */
-export function fastParse(text: string): FastParseResult | undefined {
+export function fastParse(text: string, skipBodies?: ReadonlyMap<number, number>): FastParseResult | undefined {
   try {
-    const p = new FastParser(text);
+    const p = new FastParser(text, skipBodies);
     const statements = p.parseModule();
     return { statements, comments: p.comments };
   } catch {

@@ -212,6 +212,32 @@ export class Scanner {
     }
   }
 
+  /**
+   * Passes over the text from the current token up to `end` (exclusive) as if it were whitespace, its
+   * comments included (not kept); the last character before `end` counts as the last consumed token.
+   * A worker checking some functions of a module leaves the other bodies out with it (src/parser/fast/parser.ts).
+   */
+  skipTo(end: number): void {
+    const text = this.text;
+    let line = this.tline;
+    let lineStart = this.start - (this.tcol - 1);
+    for (let i = this.start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+        line++;
+        lineStart = i + 1;
+      }
+    }
+    this.pl = line;
+    this.pec = end - lineStart + 1;
+    this.peo = end;
+    this.line = line;
+    this.lineStart = lineStart;
+    this.hasPeek = false;
+    this.pos = end;
+    this.scan();
+  }
+
   /** The kind of the token after the current one (`LA(2)`). */
   peekKind(): Tok {
     if (!this.hasPeek) {

@@ -1,0 +1,158 @@
+// Checks one large module with its parts spread over worker threads
+// (src/part-worker.ts). Each worker parses the module again with the bodies of
+// the functions it does not need left out (src/parser/fast: `skipBodies`), so
+// that it holds the tree of one part and its callees, not the whole module;
+// the workers take parts from a shared counter. The parts' results are merged in
+// part order exactly as a sequential run merges them (`PartResults`), so the
+// report is the same, byte for byte, whatever the number of threads.
+// The main thread first runs the module-level checks on the whole tree, then
+// lets the tree go before the workers start: the peak is then the workers'
+// parts, not the whole module beside them.
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Worker as WorkerType } from 'node:worker_threads';
+import type { FunctionModel } from '../cfg/symbols.js';
+import { AnalysisContext, type AnalysisOptions } from '../cfg/context.js';
+import { fullCollection } from '../heap.js';
+import { parsePtx } from '../parser/parse.js';
+import type { FileReport, PreparedRun, RawResult } from './run.js';
+import { PartResults, checkContext, checkPart, checkWhole, planChecks, runSelected, splitParts } from './run.js';
+import type { Check, CheckContext, ResourceUsage } from './types.js';
+
+/** What a part worker is given. Functions are named by the offset of their declaration. */
+export interface PartWork {
+  readonly text: string;
+  readonly analysisOptions: AnalysisOptions;
+  readonly resources?: ResourceUsage;
+  /** The part-by-part checks, in run order. */
+  readonly checks: readonly string[];
+  /** Every function body of the module: declaration offset, offset of `{`, offset after `}`. */
+  readonly bodies: readonly (readonly [number, number, number])[];
+  /** Per part: its functions, and the functions whose bodies its worker keeps (the part and its callees). */
+  readonly parts: readonly { readonly functions: readonly number[]; readonly keep: readonly number[] }[];
+  /** Int32 [next part to take]. */
+  readonly next: SharedArrayBuffer;
+}
+
+/** What a part worker posts for each part it checked. */
+export interface PartMessage {
+  readonly part: number;
+  readonly results?: readonly (readonly [string, RawResult])[];
+  /** Why the worker could not check this part (the main thread then does). */
+  readonly error?: string;
+}
+
+const WORKER = new URL('../part-worker.js', import.meta.url);
+
+/** Whether parts can be checked in worker threads (not when running from the TypeScript sources). */
+export function partWorkersAvailable(): boolean {
+  return existsSync(fileURLToPath(WORKER));
+}
+
+const offsetOf = (fn: FunctionModel): number => fn.decl.range.offset;
+
+/** The functions whose bodies a part needs: its own and every function they call, transitively. */
+function closure(run: PreparedRun, part: readonly FunctionModel[]): number[] {
+  const callees = run.ctx.analysis.callGraph().callees;
+  const byName = new Map<string, FunctionModel[]>();
+  for (const fn of run.ctx.analysis.model.functions) byName.set(fn.name, [...(byName.get(fn.name) ?? []), fn]);
+  const seen = new Set<FunctionModel>(part);
+  const stack = [...part];
+  while (stack.length > 0) {
+    const fn = stack.pop()!;
+    for (const name of callees.get(fn.name) ?? []) {
+      for (const g of byName.get(name) ?? []) {
+        if (!seen.has(g)) {
+          seen.add(g);
+          stack.push(g);
+        }
+      }
+    }
+  }
+  return [...seen].map(offsetOf);
+}
+
+/** Starts up to `jobs` workers on the parts; resolves with each part's message (undefined: not checked). */
+async function checkPartsInWorkers(work: PartWork, jobs: number, memoryLimitMb: number, script: URL): Promise<(PartMessage | undefined)[]> {
+  const messages: (PartMessage | undefined)[] = new Array<PartMessage | undefined>(work.parts.length).fill(undefined);
+  const { Worker } = await import('node:worker_threads');
+  const workers: WorkerType[] = [];
+  for (let i = 0; i < Math.min(jobs, work.parts.length); i++) {
+    workers.push(new Worker(script, { workerData: work, resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } }));
+  }
+  await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
+    w.on('message', (m: PartMessage) => { messages[m.part] = m; });
+    // A worker that fails (out of memory) leaves its part unchecked: this thread checks it.
+    w.on('error', () => undefined);
+    w.on('exit', () => resolve());
+  })));
+  return messages;
+}
+
+/**
+ * The module-level checks, run on the whole tree, and the parts' work for the workers; undefined for a
+ * module of one part. Nothing of the tree is returned: the caller lets it go.
+ */
+function firstPhase(run: PreparedRun): { early: Map<string, RawResult>; partwise: readonly Check[]; work: PartWork } | undefined {
+  const { ctx } = run;
+  const parts = splitParts(ctx.functions, run.chunk);
+  const { whole, partwise } = planChecks(run.checks, parts.length);
+  if (partwise.length === 0) return undefined;
+  const early = new Map<string, RawResult>();
+  checkWhole(whole, ctx, early);
+  const work: PartWork = {
+    text: ctx.text,
+    analysisOptions: ctx.analysis.options,
+    ...(ctx.resources !== undefined ? { resources: ctx.resources } : {}),
+    checks: partwise.map((c) => c.meta.id),
+    bodies: ctx.analysis.model.functions.map((fn) => [offsetOf(fn), fn.decl.body!.range.offset, fn.decl.body!.range.endOffset] as const),
+    parts: parts.map((part) => ({ functions: part.map(offsetOf), keep: closure(run, part) })),
+    next: new SharedArrayBuffer(4),
+  };
+  return { early, partwise, work };
+}
+
+/** The whole module parsed and analyzed again, for what the workers left (a failed part, a check asked again). */
+function wholeAgain(work: PartWork): { ctx: CheckContext; parts: FunctionModel[][] } {
+  const { module } = parsePtx(work.text);
+  const ctx = checkContext(module, work.text, new AnalysisContext(module, work.analysisOptions), work.resources);
+  const byOffset = new Map(ctx.functions.map((fn) => [offsetOf(fn), fn]));
+  return { ctx, parts: work.parts.map((p) => p.functions.map((o) => byOffset.get(o)!)) };
+}
+
+/**
+ * Runs a prepared run with its parts checked by up to `jobs` worker threads; the same report as
+ * `runSelected`. The module-level checks run first, on this thread, on the whole tree; the tree is then
+ * let go (`release`), so that the workers' parts, not the whole module beside them, make the peak. A part
+ * whose worker failed, and a check asked again on the whole module, make this thread parse it again.
+ * `script` is the worker's (tests give one that fails).
+ */
+export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER): Promise<FileReport> {
+  const first = firstPhase(run);
+  if (first === undefined) return run.finish(runSelected(run.checks, run.ctx, run.chunk));
+  const { early, partwise, work } = first;
+  run.release();
+  fullCollection();
+  const messages = await checkPartsInWorkers(work, jobs, memoryLimitMb, script);
+  let again: ReturnType<typeof wholeAgain> | undefined;
+  const results = new PartResults();
+  for (const [i, m] of messages.entries()) {
+    let partResults: ReadonlyMap<string, RawResult>;
+    if (m?.results !== undefined) partResults = new Map(m.results);
+    else {
+      again ??= wholeAgain(work);
+      partResults = checkPart(partwise, again.ctx, again.parts[i]!, (id) => results.wants(id));
+    }
+    for (const check of partwise) {
+      const r = partResults.get(check.meta.id);
+      if (r !== undefined) results.add(check.meta.id, r);
+    }
+  }
+  const askAgain = results.finish(partwise);
+  for (const [id, r] of early) results.out.set(id, r);
+  if (askAgain.length > 0) {
+    again ??= wholeAgain(work);
+    checkWhole(askAgain, again.ctx, results.out);
+  }
+  return run.finish(results.out);
+}

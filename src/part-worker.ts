@@ -1,0 +1,48 @@
+// A worker thread checking parts of one large module (src/checks/parallel.ts).
+// For each part it takes from the shared counter, it parses the module with
+// every body but the part's and its callees' left out, runs the part-by-part
+// checks on the part's functions, and posts the results.
+import { workerData, parentPort } from 'node:worker_threads';
+import { AnalysisContext } from './cfg/context.js';
+import { CHECKS } from './checks/index.js';
+import type { PartMessage, PartWork } from './checks/parallel.js';
+import { checkPart } from './checks/run.js';
+import type { CheckContext } from './checks/types.js';
+import { fullCollection } from './heap.js';
+import { parsePtx } from './parser/parse.js';
+
+const work = workerData as PartWork;
+const next = new Int32Array(work.next);
+const byId = new Map(CHECKS.map((c) => [c.meta.id as string, c]));
+const checks = work.checks.map((id) => byId.get(id)!);
+
+function checkOne(index: number): PartMessage {
+  const part = work.parts[index]!;
+  const keep = new Set(part.keep);
+  const skip = new Map<number, number>();
+  for (const [decl, open, close] of work.bodies) if (!keep.has(decl)) skip.set(open, close);
+  const parsed = parsePtx(work.text, { skipBodies: skip });
+  if (parsed.errors.length > 0) return { part: index, error: 'the module did not parse again' };
+  const analysis = new AnalysisContext(parsed.module, work.analysisOptions);
+  const mine = new Set(part.functions);
+  const functions = analysis.functions.filter((fn) => mine.has(fn.decl.range.offset));
+  if (functions.length !== part.functions.length) return { part: index, error: 'the part\'s functions were not found again' };
+  const ctx: CheckContext = {
+    module: parsed.module, text: work.text, analysis, functions,
+    locate: () => { throw new Error('unused: checkPart gives the part its own locate'); },
+    ...(work.resources !== undefined ? { resources: work.resources } : {}),
+  };
+  return { part: index, results: [...checkPart(checks, ctx, functions)] };
+}
+
+for (let i = Atomics.add(next, 0, 1); i < work.parts.length; i = Atomics.add(next, 0, 1)) {
+  let message: PartMessage;
+  try {
+    message = checkOne(i);
+  } catch (err) {
+    message = { part: i, error: err instanceof Error ? err.message : String(err) };
+  }
+  parentPort?.postMessage(message);
+  // This part's tree and facts are garbage now; collected before the next part's are built.
+  fullCollection();
+}

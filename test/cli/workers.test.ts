@@ -1,0 +1,90 @@
+// Worker threads (issue 13): files spread over threads (`--jobs`), one large
+// module's parts spread over threads, and the per-file time limit. Worker
+// scripts exist only in the build (dist/), so these tests load the build;
+// `npm test` builds first. Every report must be the one a sequential run gives.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const BUILT = existsSync('dist/analyze.js') && existsSync('dist/part-worker.js');
+const DIR = join(tmpdir(), `ptx-debug-workers-${process.pid}`);
+
+type Analyze = typeof import('../../src/analyze.js');
+type Parallel = typeof import('../../src/checks/parallel.js');
+type Run = typeof import('../../src/checks/run.js');
+type Parse = typeof import('../../src/parser/parse.js');
+const load = async <T>(path: string): Promise<T> => (await import(pathToFileURL(resolve(path)).href)) as T;
+
+// Each function its own part (one instruction a part): calls, recursion, locals (llc output), and
+// function directives with findings.
+const MODULES = ['fixtures/corpus/llvm/ptx/recursion_local.sm_80.ptx', 'fixtures/corpus/handwritten/perf_directives_sm90.ptx'];
+
+/** A report as data, timings left out. */
+const data = (r: unknown): string => JSON.stringify(r, (k, v: unknown) => (k === 'timings' ? undefined : v));
+
+describe.skipIf(!BUILT)('worker threads', () => {
+  mkdirSync(DIR, { recursive: true });
+  afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+  it.each(MODULES)('checks the parts of %s in threads with the sequential report', async (file) => {
+    const { analyzeText, analyzeTextInParts } = await load<Analyze>('dist/analyze.js');
+    const text = readFileSync(file, 'utf8');
+    const sequential = analyzeText(text, file, { chunkInstructions: 1 });
+    expect(sequential.report!.findings.length).toBeGreaterThan(0);
+    const threaded = await analyzeTextInParts(text, file, { chunkInstructions: 1, partJobs: 3 });
+    expect(data(threaded.report)).toBe(data(sequential.report));
+    // The same through workers that say they ran, one at a time: every part was theirs, none this thread's.
+    const marker = join(DIR, `${file.replaceAll('/', '_')}.parts`);
+    const counting = join(DIR, 'counting-worker.mjs');
+    writeFileSync(counting, `import { appendFileSync } from 'node:fs';\nimport { parentPort } from 'node:worker_threads';\n`
+      + `const post = parentPort.postMessage.bind(parentPort);\n`
+      + `parentPort.postMessage = (m) => { appendFileSync(${JSON.stringify(marker)}, m.results ? 'w' : 'e'); post(m); };\n`
+      + `await import(${JSON.stringify(pathToFileURL(resolve('dist/part-worker.js')).href)});\n`);
+    const { parsePtx } = await load<Parse>('dist/parser/parse.js');
+    const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
+    const { runInParts } = await load<Parallel>('dist/checks/parallel.js');
+    const counted = await runInParts(prepareRun(parsePtx(text).module, text, { chunkInstructions: 1 }), 2, 512, pathToFileURL(counting));
+    expect(data(counted)).toBe(data(runChecks(parsePtx(text).module, text, { chunkInstructions: 1 })));
+    const parts = readFileSync(marker, 'utf8');
+    expect(parts).toMatch(/^w+$/);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(data(sequential.report)).toBe(data(analyzeText(text, file, {}).report));
+  });
+
+  it('checks a part itself when its worker fails', async () => {
+    const { parsePtx } = await load<Parse>('dist/parser/parse.js');
+    const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
+    const { runInParts } = await load<Parallel>('dist/checks/parallel.js');
+    const failing = join(DIR, 'failing-worker.mjs');
+    writeFileSync(failing, 'throw new Error("this worker fails");\n');
+    const file = MODULES[0]!;
+    const text = readFileSync(file, 'utf8');
+    const { module } = parsePtx(text);
+    const expected = runChecks(module, text, { chunkInstructions: 1 });
+    const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkInstructions: 1 }), 2, 512, pathToFileURL(failing));
+    expect(data(report)).toBe(data(expected));
+  });
+
+  it('spreads files over threads with the sequential result', async () => {
+    const { analyzeFiles } = await load<Analyze>('dist/analyze.js');
+    const files = ['examples/block-reduce.ptx', ...MODULES, 'fixtures/corpus/handwritten/calls_branches_linkage.ptx'];
+    const progress: number[] = [];
+    const threaded = await analyzeFiles(files, { jobs: 3, isolate: true, onFile: (done) => progress.push(done) });
+    const sequential = await analyzeFiles(files, { jobs: 1 });
+    expect(data(threaded)).toBe(data(sequential));
+    expect(progress).toEqual([1, 2, 3, 4]);
+  });
+
+  it('reports a file over the time limit as not analyzed', async () => {
+    const { analyzeFiles } = await load<Analyze>('dist/analyze.js');
+    const big = join(DIR, 'big.ptx');
+    const body = Array.from({ length: 60_000 }, (_, i) => `\tadd.u32 %r1, %r1, ${i};`).join('\n');
+    writeFileSync(big, `.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %tid.x;\n${body}\n\tret;\n}\n`);
+    const r = await analyzeFiles([big, 'examples/block-reduce.ptx'], { jobs: 2, timeoutSeconds: 1 });
+    expect(r.files[0]!.error?.message).toBe('not analyzed: it took longer than --timeout 1 s');
+    expect(r.files[0]!.exitCode).toBe(4);
+    expect(r.files[1]!.report).toBeDefined();
+  });
+});

@@ -1,0 +1,66 @@
+// The fast parser can leave function bodies out (`skipBodies`): a worker
+// checking some functions of a large module parses it with the others' bodies
+// skipped. Those functions become declarations; everything else, positions
+// included, is what a full parse gives.
+import { describe, expect, it } from 'vitest';
+import type { FunctionDecl, ModuleStatement } from '../../../src/parser/ast.js';
+import { parsePtx } from '../../../src/parser/parse.js';
+import { plainRanges } from '../../helpers/ast.js';
+
+const text = [
+  '.version 8.0',
+  '.target sm_90',
+  '.address_size 64',
+  '// header comment',
+  '.visible .func (.param .b32 r) f(.param .b32 a)',
+  '{',
+  '\t.reg .b32 %r<3>; // inside f',
+  '\t/* a block comment',
+  '\t   over lines */',
+  '\tld.param.b32 %r1, [a];\r',
+  '\tst.param.b32 [r], %r1;\r',
+  '\tret;',
+  '}',
+  '.visible .entry k(.param .u64 p) // after k',
+  '{',
+  '\t.reg .b32 %r<3>;',
+  '\tmov.u32 %r1, %tid.x;',
+  '\tret;',
+  '}',
+  '',
+].join('\n');
+
+const fn = (stmts: readonly ModuleStatement[], name: string): FunctionDecl =>
+  stmts.find((s): s is FunctionDecl => s.kind === 'Function' && s.name === name)!;
+
+describe('leaving function bodies out', () => {
+  const full = parsePtx(text);
+  const f = fn(full.module.statements, 'f');
+  const skipped = parsePtx(text, { skipBodies: new Map([[f.body!.range.offset, f.body!.range.endOffset]]) });
+
+  it('parses without errors, the skipped function a declaration', () => {
+    expect(full.errors).toEqual([]);
+    expect(skipped.errors).toEqual([]);
+    const g = fn(skipped.module.statements, 'f');
+    expect(g.body).toBeNull();
+    expect(plainRanges(g.params)).toEqual(plainRanges(f.params));
+    expect(g.range.offset).toBe(f.range.offset);
+    expect(g.range.endOffset).toBe(f.range.endOffset);
+  });
+
+  it('gives every other statement its full-parse tree and positions', () => {
+    expect(plainRanges(fn(skipped.module.statements, 'k'))).toEqual(plainRanges(fn(full.module.statements, 'k')));
+    expect(skipped.module.statements.length).toBe(full.module.statements.length);
+  });
+
+  it('drops the comments inside the skipped body and keeps the others where they are', () => {
+    const texts = (cs: readonly { text: string; range: unknown }[]) => cs.map((c) => [c.text, plainRanges(c.range)]);
+    const outside = full.module.comments.filter((c) => c.range.offset < f.body!.range.offset || c.range.offset >= f.body!.range.endOffset);
+    expect(texts(skipped.module.comments)).toEqual(texts(outside));
+    expect(skipped.module.comments.map((c) => c.range.line)).toEqual([4, 14]);
+  });
+
+  it('leaves everything when nothing is to be skipped', () => {
+    expect(plainRanges(parsePtx(text, { skipBodies: new Map() }).module)).toEqual(plainRanges(full.module));
+  });
+});
