@@ -33,8 +33,8 @@ function countLines(file) {
   return n;
 }
 
-function measure(file, mode, runs) {
-  const out = execFileSync(process.execPath, ['--max-old-space-size=16384', ONE, file, String(runs), mode], { maxBuffer: 1 << 20 });
+function measure(file, mode, runs, jobs) {
+  const out = execFileSync(process.execPath, ['--max-old-space-size=16384', ONE, file, String(runs), mode, ...(jobs !== undefined ? [jobs] : [])], { maxBuffer: 1 << 20 });
   return JSON.parse(out.toString());
 }
 
@@ -54,10 +54,12 @@ for (const file of files) {
   const parse = { ...measure(file, 'parse', RUNS), rssBytes: measure(file, 'parse', 1).rssBytes };
   const engine = measure(file, 'engine', 1);
   const analyze = measure(file, 'analyze', 1);
+  const single = measure(file, 'analyze', 1, '1');
   const ptxas = ptxasSeconds(file);
-  rows.push({ file, lines, bytes: parse.bytes, parse, engine, analyze, ptxas });
+  rows.push({ file, lines, bytes: parse.bytes, parse, engine, analyze, single, ptxas });
   console.log(`${file}: ${(parse.bytes / MB).toFixed(1)} MB, ${lines} lines: parse ${mbps(parse.bytes, parse.ms)} MB/s (RSS ${(parse.rssBytes / MB).toFixed(0)} MB), ` +
-    `engine ${(engine.ms / 1000).toFixed(2)} s, analyze ${(analyze.ms / 1000).toFixed(2)} s (RSS ${(analyze.rssBytes / MB).toFixed(0)} MB), ptxas ${ptxas.toFixed(2)} s`);
+    `engine ${(engine.ms / 1000).toFixed(2)} s, analyze ${(analyze.ms / 1000).toFixed(2)} s (RSS ${(analyze.rssBytes / MB).toFixed(0)} MB), ` +
+    `--jobs 1 ${(single.ms / 1000).toFixed(2)} s (CPU ${(single.cpuMs / 1000).toFixed(2)} s, RSS ${(single.rssBytes / MB).toFixed(0)} MB), ptxas ${ptxas.toFixed(2)} s`);
 }
 
 const sum = (f) => rows.reduce((n, r) => n + f(r), 0);
@@ -66,34 +68,43 @@ const lines = sum((r) => r.lines);
 const parseS = sum((r) => r.parse.ms) / 1000;
 const engineS = sum((r) => r.engine.ms) / 1000;
 const analyzeS = sum((r) => r.analyze.ms) / 1000;
+const singleS = sum((r) => r.single.ms) / 1000;
+const singleCpuS = sum((r) => r.single.cpuMs) / 1000;
 const ptxasS = sum((r) => r.ptxas);
 const largest = rows.reduce((m, r) => (r.bytes > m.bytes ? r : m), rows[0]);
 const peakParse = Math.max(...rows.map((r) => r.parse.rssBytes));
 const peakAnalyze = Math.max(...rows.map((r) => r.analyze.rssBytes));
+const peakSingle = Math.max(...rows.map((r) => r.single.rssBytes));
 const limit = 40 * largest.bytes + 150 * MB;
 
 // Growth with function size.
-const scale = writeScaleInputs(CACHE, 150).map(({ factor, path }) => ({ factor, path, r: measure(path, 'analyze', 1) }));
+const scale = writeScaleInputs(CACHE, 150).map(({ factor, path }) => ({ factor, path, r: measure(path, 'analyze', 1, '1') }));
 const base = scale[0].r.ms;
 
 const sample = readFileSync(largest.file, 'utf8').slice(0, 4 * MB);
 const kw = compareKeywordLexers(sample);
 
+const cores = cpus().length;
 const table = [
-  `Run ${new Date().toISOString().slice(0, 10)} on ${cpus()[0]?.model ?? 'unknown CPU'} (${cpus().length} cores, shared), Node ${process.version}; one core per measurement; parse is the best of ${RUNS} runs, engine and analyze one run each. ` +
-    'analyze is the command `ptx-debug analyze FILE --falsify` run in the measuring process (its worker thread, every check, the text report, written nowhere); its RSS is the whole process\'s.',
+  `Run ${new Date().toISOString().slice(0, 10)} on ${cpus()[0]?.model ?? 'unknown CPU'} (${cores} cores), Node ${process.version}; parse is the best of ${RUNS} runs, ` +
+    'engine and analyze one run each. parse and engine run on one thread. analyze is the command `ptx-debug analyze FILE --falsify` run in the measuring ' +
+    `process (every check, the text report, written nowhere), as a user runs it: its worker threads check one module's parts in parallel (at most 8 by default); ` +
+    '`--jobs 1` is the same command on one thread (CPU counts every thread of the process, the garbage collector\'s included). RSS is the whole process\'s.',
   '',
-  '| file | MB | lines | parse MB/s | parse lines/s | parse RSS MB | engine s (× parse) | analyze --falsify s | analyze MB/s | analyze RSS MB | ptxas -arch=sm_90 s | ptxas / analyze |',
-  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  '| file | MB | lines | parse MB/s | parse lines/s | parse RSS MB | engine s (× parse) | analyze --falsify s | analyze MB/s | analyze RSS MB | --jobs 1 s | --jobs 1 CPU s | --jobs 1 RSS MB | ptxas -arch=sm_90 s | ptxas / analyze | ptxas / --jobs 1 |',
+  '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ...rows.map((r) => `| ${r.file.replace(`${CACHE}/`, '')} | ${(r.bytes / MB).toFixed(1)} | ${r.lines} | ${mbps(r.bytes, r.parse.ms)} | ${Math.round(r.lines / (r.parse.ms / 1000))} | ` +
     `${(r.parse.rssBytes / MB).toFixed(0)} | ${(r.engine.ms / 1000).toFixed(2)} (${(r.engine.ms / r.parse.ms).toFixed(1)}×) | ${(r.analyze.ms / 1000).toFixed(2)} | ${mbps(r.bytes, r.analyze.ms)} | ` +
-    `${(r.analyze.rssBytes / MB).toFixed(0)} | ${r.ptxas.toFixed(2)} | ${(r.ptxas / (r.analyze.ms / 1000)).toFixed(1)}× |`),
+    `${(r.analyze.rssBytes / MB).toFixed(0)} | ${(r.single.ms / 1000).toFixed(2)} | ${(r.single.cpuMs / 1000).toFixed(2)} | ${(r.single.rssBytes / MB).toFixed(0)} | ` +
+    `${r.ptxas.toFixed(2)} | ${(r.ptxas / (r.analyze.ms / 1000)).toFixed(1)}× | ${(r.ptxas / (r.single.ms / 1000)).toFixed(1)}× |`),
   `| **all** | ${(bytes / MB).toFixed(1)} | ${lines} | ${(bytes / MB / parseS).toFixed(1)} | ${Math.round(lines / parseS)} | ${(peakParse / MB).toFixed(0)} (max) | ` +
-    `${engineS.toFixed(2)} (${(engineS / parseS).toFixed(1)}×) | ${analyzeS.toFixed(2)} | ${(bytes / MB / analyzeS).toFixed(1)} | ${(peakAnalyze / MB).toFixed(0)} (max) | ${ptxasS.toFixed(2)} | ${(ptxasS / analyzeS).toFixed(1)}× |`,
+    `${engineS.toFixed(2)} (${(engineS / parseS).toFixed(1)}×) | ${analyzeS.toFixed(2)} | ${(bytes / MB / analyzeS).toFixed(1)} | ${(peakAnalyze / MB).toFixed(0)} (max) | ` +
+    `${singleS.toFixed(2)} | ${singleCpuS.toFixed(2)} | ${(peakSingle / MB).toFixed(0)} (max) | ${ptxasS.toFixed(2)} | ${(ptxasS / analyzeS).toFixed(1)}× | ${(ptxasS / singleS).toFixed(1)}× |`,
   '',
-  `Peak RSS limit (40 × largest input + 150 MB): ${(limit / MB).toFixed(0)} MB; measured ${(peakParse / MB).toFixed(0)} MB parsing, ${(peakAnalyze / MB).toFixed(0)} MB analyzing.`,
+  `Peak RSS limit (40 × largest input + 150 MB): ${(limit / MB).toFixed(0)} MB; measured ${(peakParse / MB).toFixed(0)} MB parsing, ` +
+    `${(peakSingle / MB).toFixed(0)} MB analyzing with --jobs 1, ${(peakAnalyze / MB).toFixed(0)} MB with the default threads.`,
   '',
-  `Growth with function size (one kernel, a realistic block repeated; analyze --falsify): ` +
+  `Growth with function size (one kernel, a realistic block repeated; analyze --falsify --jobs 1): ` +
     scale.map((s) => `${s.factor}× (${(s.r.bytes / MB).toFixed(2)} MB) ${(s.r.ms / 1000).toFixed(2)} s = ${(s.r.ms / base).toFixed(1)}×`).join(', ') +
     `; the bound is 24× at 16×.`,
   '',

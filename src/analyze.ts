@@ -7,7 +7,7 @@ import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseli
 import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
 import { prepareRun, runSelected, type FileReport, type PreparedRun, type RunOptions } from './checks/run.js';
-import { partWorkersAvailable, runInParts } from './checks/parallel.js';
+import { partThreadsThatFit, partWorkersAvailable, runInParts } from './checks/parallel.js';
 import { EXIT, worstExitCode } from './checks/score.js';
 import { NOT_BUILT } from './checks/index.js';
 import { formatDiagnostic } from './parser/diagnostics.js';
@@ -35,7 +35,8 @@ export interface AnalyzeOptions extends RunOptions {
   readonly ptxas?: boolean;
   /** Collect garbage more often while checking, for a lower peak (src/heap.ts); the command sets it. */
   readonly compactHeap?: boolean;
-  /** Worker threads for the parts of one large module (`analyzeFiles` gives one file its `jobs`). */
+  /** Worker threads for the parts of one large module, as many as fit in `memoryLimitMb` (`analyzeFiles`:
+   *  only when it analyzes one file; `jobs` by default). */
   readonly partJobs?: number;
   /** Called after each file, for progress. */
   readonly onFile?: (done: number, total: number, file: string) => void;
@@ -175,11 +176,12 @@ export function analyzeText(text: string, file: string, options: AnalyzeOptions 
  * report as `analyzeText`); as `analyzeText` when there are no worker threads to use.
  */
 export async function analyzeTextInParts(text: string, file: string, options: AnalyzeOptions = {}): Promise<FileAnalysis> {
-  const jobs = options.partJobs ?? 1;
+  const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
+  const jobs = Math.min(options.partJobs ?? 1, partThreadsThatFit(text.length, limit));
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
   const p = prepareAnalysis(text, file, options);
   if (p.done !== undefined) return p.done;
-  const check = (): Promise<FileReport> => runInParts(p.run, jobs, options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB);
+  const check = (): Promise<FileReport> => runInParts(p.run, jobs, limit);
   return analyzed(text, file, p, await (options.compactHeap === true ? withCompactHeapAsync(check) : check()));
 }
 
@@ -337,7 +339,7 @@ export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOp
   if (files.length === 0) throw new InputError(`no .ptx or .cu files in ${inputs.join(', ')}`);
   const jobs = options.jobs ?? 1;
   // One file gets the threads for its parts; several files share them out one file per thread.
-  options = { ...options, partJobs: options.partJobs ?? (files.length === 1 ? jobs : 1) };
+  options = { ...options, partJobs: files.length === 1 ? options.partJobs ?? jobs : 1 };
   let results: FileAnalysis[] | undefined;
   // Worker threads for many files, and for any file under a time limit (only a worker can be stopped).
   const useWorkers = !files.includes('-') && ((jobs > 1 && files.length > 1) || options.timeoutSeconds !== undefined || options.isolate === true);

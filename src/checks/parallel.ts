@@ -44,6 +44,21 @@ export interface PartMessage {
 
 const WORKER = new URL('../part-worker.js', import.meta.url);
 
+/** Threads for one module's parts unless `--jobs` says otherwise: on the 17 MB bench module 16 threads
+ *  were no faster than 8 (docs/performance.md), since parsing, the module-level checks and the report
+ *  stay on one thread. */
+export const DEFAULT_PART_THREADS = 8;
+
+/**
+ * How many part threads fit in `limitMb` beside the main thread. Measured on CUB modules (docs/performance.md):
+ * a part thread holds its runtime and compiled code, a copy of the text and one part's tree and facts,
+ * about 60 MB + 4 × the text; the main thread, which held the whole tree first, at most 40 × the text + 150 MB.
+ */
+export function partThreadsThatFit(textLength: number, limitMb: number): number {
+  const mb = textLength / 1e6;
+  return Math.max(1, Math.floor((limitMb - (150 + 40 * mb)) / (60 + 4 * mb)));
+}
+
 /** Whether parts can be checked in worker threads (not when running from the TypeScript sources). */
 export function partWorkersAvailable(): boolean {
   return existsSync(fileURLToPath(WORKER));

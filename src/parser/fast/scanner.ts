@@ -217,15 +217,29 @@ export class Scanner {
    * comments included (not kept); the last character before `end` counts as the last consumed token.
    * A worker checking some functions of a module leaves the other bodies out with it (src/parser/fast/parser.ts).
    */
+  /** The offset of the next `\r` at or after the last skipped text (Infinity: none). */
+  private nextCr = -1;
+
   skipTo(end: number): void {
     const text = this.text;
     let line = this.tline;
     let lineStart = this.start - (this.tcol - 1);
-    for (let i = this.start; i < end; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+    if (this.nextCr < this.start) {
+      const cr = text.indexOf('\r', this.start);
+      this.nextCr = cr === -1 ? Infinity : cr;
+    }
+    if (this.nextCr >= end) {
+      for (let i = text.indexOf('\n', this.start); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) {
         line++;
         lineStart = i + 1;
+      }
+    } else {
+      for (let i = this.start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+          line++;
+          lineStart = i + 1;
+        }
       }
     }
     this.pl = line;
