@@ -39,6 +39,8 @@ class Failed {
   constructor(readonly error: unknown) {}
 }
 
+const CALL_GRAPHS = new WeakMap<ModuleModel, CallGraph>();
+
 export class AnalysisContext {
   readonly model: ModuleModel;
   private readonly cache = new Map<FunctionModel, Map<string, unknown>>();
@@ -166,8 +168,12 @@ export class AnalysisContext {
     return this.get(fn, rangeAnalysis);
   }
 
+  /** The module's call graph (one per model: a module checked part by part builds it once, not per part). */
   callGraph(): CallGraph {
-    this.callGraphMemo ??= buildCallGraph(this.model);
+    if (this.callGraphMemo === undefined) {
+      this.callGraphMemo = CALL_GRAPHS.get(this.model) ?? buildCallGraph(this.model);
+      CALL_GRAPHS.set(this.model, this.callGraphMemo);
+    }
     return this.callGraphMemo;
   }
 
