@@ -7,7 +7,7 @@ import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseli
 import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
 import { prepareRun, runSelected, type FileReport, type PreparedRun, type RunOptions } from './checks/run.js';
-import { partThreadsThatFit, partWorkersAvailable, runInParts } from './checks/parallel.js';
+import { partThreads, partWorkersAvailable, runInParts } from './checks/parallel.js';
 import { EXIT, worstExitCode } from './checks/score.js';
 import { NOT_BUILT } from './checks/index.js';
 import { formatDiagnostic } from './parser/diagnostics.js';
@@ -35,8 +35,8 @@ export interface AnalyzeOptions extends RunOptions {
   readonly ptxas?: boolean;
   /** Collect garbage more often while checking, for a lower peak (src/heap.ts); the command sets it. */
   readonly compactHeap?: boolean;
-  /** Worker threads for the parts of one large module, as many as fit in `memoryLimitMb` (`analyzeFiles`:
-   *  only when it analyzes one file; `jobs` by default). */
+  /** At most this many worker threads for the parts of one large module (`partThreads` decides; `analyzeFiles`
+   *  gives them only to a run of one file, `jobs` by default). */
   readonly partJobs?: number;
   /** Called after each file, for progress. */
   readonly onFile?: (done: number, total: number, file: string) => void;
@@ -177,7 +177,7 @@ export function analyzeText(text: string, file: string, options: AnalyzeOptions 
  */
 export async function analyzeTextInParts(text: string, file: string, options: AnalyzeOptions = {}): Promise<FileAnalysis> {
   const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
-  const jobs = Math.min(options.partJobs ?? 1, partThreadsThatFit(text.length, limit));
+  const jobs = partThreads(text.length, options.partJobs ?? 1, limit);
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
   const p = prepareAnalysis(text, file, options);
   if (p.done !== undefined) return p.done;

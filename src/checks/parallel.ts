@@ -49,14 +49,21 @@ const WORKER = new URL('../part-worker.js', import.meta.url);
  *  stay on one thread. */
 export const DEFAULT_PART_THREADS = 8;
 
+/** PTX per part thread: a thread costs about 0.5 s to start and 100 MB; a MB of nvcc output about 2.5 s of
+ *  checking (docs/performance.md). */
+export const BYTES_PER_PART_THREAD = 1_000_000;
+
 /**
- * How many part threads fit in `limitMb` beside the main thread. Measured on CUB modules (docs/performance.md):
- * a part thread holds its runtime and compiled code, a copy of the text and one part's tree and facts,
- * about 60 MB + 4 × the text; the main thread, which held the whole tree first, at most 40 × the text + 150 MB.
+ * How many threads check the parts of a module of `textLength` characters: at most `requested`, one per
+ * BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main thread. Measured on CUB modules
+ * (docs/performance.md): a part thread holds its runtime and compiled code, a copy of the text and one
+ * part's tree and facts, about 80 MB + 4 × the text; the main thread, which held the whole tree first, at
+ * most 40 × the text + 150 MB. 1 means no threads.
  */
-export function partThreadsThatFit(textLength: number, limitMb: number): number {
+export function partThreads(textLength: number, requested: number, limitMb: number): number {
   const mb = textLength / 1e6;
-  return Math.max(1, Math.floor((limitMb - (150 + 40 * mb)) / (60 + 4 * mb)));
+  const fit = Math.floor((limitMb - (150 + 40 * mb)) / (80 + 4 * mb));
+  return Math.max(1, Math.min(requested, Math.floor(textLength / BYTES_PER_PART_THREAD), fit));
 }
 
 /** Whether parts can be checked in worker threads (not when running from the TypeScript sources). */

@@ -33,9 +33,10 @@ describe.skipIf(!BUILT)('worker threads', () => {
     const text = readFileSync(file, 'utf8');
     const sequential = analyzeText(text, file, { chunkInstructions: 1 });
     expect(sequential.report!.findings.length).toBeGreaterThan(0);
+    // (A module this small gets no threads: `partThreads`.)
     const threaded = await analyzeTextInParts(text, file, { chunkInstructions: 1, partJobs: 3 });
     expect(data(threaded.report)).toBe(data(sequential.report));
-    // The same through workers that say they ran, one at a time: every part was theirs, none this thread's.
+    // Through worker threads that say they ran: every part was theirs, none this thread's.
     const marker = join(DIR, `${file.replaceAll('/', '_')}.parts`);
     const counting = join(DIR, 'counting-worker.mjs');
     writeFileSync(counting, `import { appendFileSync } from 'node:fs';\nimport { parentPort } from 'node:worker_threads';\n`
@@ -51,6 +52,17 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(parts).toMatch(/^w+$/);
     expect(parts.length).toBeGreaterThan(1);
     expect(data(sequential.report)).toBe(data(analyzeText(text, file, {}).report));
+  });
+
+  it('gives a module one thread per MB, as many as asked and as fit in the memory limit', async () => {
+    const { partThreads } = await load<Parallel>('dist/checks/parallel.js');
+    expect(partThreads(300_000, 8, 4096)).toBe(1);
+    expect(partThreads(2_800_000, 8, 4096)).toBe(2);
+    expect(partThreads(17_000_000, 8, 4096)).toBe(8);
+    expect(partThreads(17_000_000, 3, 4096)).toBe(3);
+    // 17 MB: the main thread 830 MB, each part thread about 150 MB.
+    expect(partThreads(17_000_000, 8, 1500)).toBe(4);
+    expect(partThreads(17_000_000, 8, 900)).toBe(1);
   });
 
   it('checks a part itself when its worker fails', async () => {
