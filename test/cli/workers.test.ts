@@ -89,14 +89,26 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(progress).toEqual([1, 2, 3, 4]);
   });
 
-  it('reports a file over the time limit as not analyzed', async () => {
+  it('reports a module checked by part threads and over the time limit as not analyzed, promptly', async () => {
     const { analyzeFiles } = await load<Analyze>('dist/analyze.js');
+    const { partThreads } = await load<Parallel>('dist/checks/parallel.js');
     const big = join(DIR, 'big.ptx');
-    const body = Array.from({ length: 60_000 }, (_, i) => `\tadd.u32 %r1, %r1, ${i};`).join('\n');
-    writeFileSync(big, `.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %tid.x;\n${body}\n\tret;\n}\n`);
-    const r = await analyzeFiles([big, 'examples/block-reduce.ptx'], { jobs: 2, timeoutSeconds: 1 });
+    // Six kernels of 15,000 instructions: 2.3 MB, so two part threads check it.
+    const kernel = (k: number): string => `.visible .entry k${k}()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %tid.x;\n`
+      + Array.from({ length: 15_000 }, (_, i) => `\tadd.u32 %r1, %r1, ${i};`).join('\n') + '\n\tret;\n}\n';
+    writeFileSync(big, `.version 8.0\n.target sm_90\n.address_size 64\n${[1, 2, 3, 4, 5, 6].map(kernel).join('')}`);
+    expect(partThreads(readFileSync(big, 'utf8').length, 8, 4096)).toBe(2);
+    const t0 = performance.now();
+    const r = await analyzeFiles([big], { jobs: 2, timeoutSeconds: 1 });
     expect(r.files[0]!.error?.message).toBe('not analyzed: it took longer than --timeout 1 s');
     expect(r.files[0]!.exitCode).toBe(4);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
+  it('goes on with the other files when one is over the time limit', async () => {
+    const { analyzeFiles } = await load<Analyze>('dist/analyze.js');
+    const r = await analyzeFiles([join(DIR, 'big.ptx'), 'examples/block-reduce.ptx'], { jobs: 2, timeoutSeconds: 1 });
+    expect(r.files[0]!.error?.message).toBe('not analyzed: it took longer than --timeout 1 s');
     expect(r.files[1]!.report).toBeDefined();
   });
 });
