@@ -44,9 +44,10 @@ export interface PartMessage {
 
 const WORKER = new URL('../part-worker.js', import.meta.url);
 
-/** Threads for one module's parts unless `--jobs` says otherwise: on the 17 MB bench module 16 threads
- *  were no faster than 8 (docs/performance.md), since parsing, the module-level checks and the report
- *  stay on one thread. */
+/** Threads for one module's parts unless `--jobs` says otherwise: on the 17 MB bench module 8 threads
+ *  took 16.3 s against 25.9 s on one and 20.3 s on four, and 16 little less than 8 (docs/performance.md):
+ *  each part runs slower the more threads share the process, and parsing, the module-level checks and
+ *  the report stay on one thread. */
 export const DEFAULT_PART_THREADS = 8;
 
 /** PTX per part thread: a thread costs about 0.5 s to start and 100 MB; a MB of nvcc output about 2.5 s of
