@@ -89,7 +89,7 @@ export const CHUNK_INSTRUCTIONS = 5_000;
  * or look at module-level statements (F008's and F087's directives: judged on every part, they were
  * reported once per part). Every other check looks at one function at a time.
  */
-export const MODULE_LEVEL: ReadonlySet<string> = new Set([
+const MODULE_LEVEL: ReadonlySet<string> = new Set([
   'F001', 'F002', 'F003', 'F004', 'F005', 'F008', 'F010', 'F031', 'F032', 'F034', 'F035', 'F040', 'F064', 'F066', 'F087',
 ]);
 
