@@ -7,7 +7,7 @@ import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseli
 import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
 import { prepareRun, runSelected, type FileReport, type PreparedRun, type RunOptions } from './checks/run.js';
-import { partProcesses, partWorkersAvailable, runInParts } from './checks/parallel.js';
+import { partThreads, partWorkersAvailable, runInParts } from './checks/parallel.js';
 import { EXIT, worstExitCode } from './checks/score.js';
 import { NOT_BUILT } from './checks/index.js';
 import { formatDiagnostic } from './parser/diagnostics.js';
@@ -35,7 +35,7 @@ export interface AnalyzeOptions extends RunOptions {
   readonly ptxas?: boolean;
   /** Collect garbage more often while checking, for a lower peak (src/heap.ts); the command sets it. */
   readonly compactHeap?: boolean;
-  /** At most this many child processes for the parts of one large module (`partProcesses` decides; `analyzeFiles`
+  /** At most this many worker threads for the parts of one large module (`partThreads` decides; `analyzeFiles`
    *  gives them only to a run of one file, `jobs` by default). */
   readonly partJobs?: number;
   /** Called after each file, for progress. */
@@ -172,12 +172,12 @@ export function analyzeText(text: string, file: string, options: AnalyzeOptions 
 }
 
 /**
- * Analyzes PTX text as one file with its parts checked by up to `options.partJobs` child processes (the
- * same report as `analyzeText`); as `analyzeText` when the module is too small for them or they cannot run.
+ * Analyzes PTX text as one file with its parts checked by `options.partJobs` worker threads (the same
+ * report as `analyzeText`); as `analyzeText` when there are no worker threads to use.
  */
 export async function analyzeTextInParts(text: string, file: string, options: AnalyzeOptions = {}): Promise<FileAnalysis> {
   const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
-  const jobs = partProcesses(text.length, options.partJobs ?? 1, limit);
+  const jobs = partThreads(text.length, options.partJobs ?? 1, limit);
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
   const p = prepareAnalysis(text, file, options);
   if (p.done !== undefined) return p.done;
@@ -338,7 +338,7 @@ export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOp
   const files = await expandInputs(inputs, options.ignore);
   if (files.length === 0) throw new InputError(`no .ptx or .cu files in ${inputs.join(', ')}`);
   const jobs = options.jobs ?? 1;
-  // One file gets the jobs for its parts (processes); several files share them out one file per thread.
+  // One file gets the threads for its parts; several files share them out one file per thread.
   options = { ...options, partJobs: files.length === 1 ? options.partJobs ?? jobs : 1 };
   let results: FileAnalysis[] | undefined;
   // Worker threads for many files, and for any file under a time limit (only a worker can be stopped).

@@ -1,16 +1,16 @@
-// Checks one large module with its parts spread over child processes
-// (src/part-worker.ts; processes, not threads: threads of one process contend,
-// docs/performance.md). Each parses the module again with the bodies of the
-// functions it does not need left out (src/parser/fast: `skipBodies`), so that
-// it holds the tree of one part and its callees, not the whole module, and is
-// sent the next part whenever it is done with one. The parts' results are
-// merged in part order exactly as a sequential run merges them (`PartResults`),
-// so the report is the same, byte for byte, whatever the number of processes.
-// This thread first runs the module-level checks on the whole tree, then lets
-// the tree go before the processes start: the peak is then the parts, not the
-// whole module beside them.
+// Checks one large module with its parts spread over worker threads
+// (src/part-worker.ts). Each worker parses the module again with the bodies of
+// the functions it does not need left out (src/parser/fast: `skipBodies`), so
+// that it holds the tree of one part and its callees, not the whole module;
+// the workers take parts from a shared counter. The parts' results are merged in
+// part order exactly as a sequential run merges them (`PartResults`), so the
+// report is the same, byte for byte, whatever the number of threads.
+// The main thread first runs the module-level checks on the whole tree, then
+// lets the tree go before the workers start: the peak is then the workers'
+// parts, not the whole module beside them.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { Worker as WorkerType } from 'node:worker_threads';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { AnalysisContext, type AnalysisOptions } from '../cfg/context.js';
 import { fullCollection } from '../heap.js';
@@ -19,13 +19,7 @@ import type { FileReport, PreparedRun, RawResult } from './run.js';
 import { PartResults, checkContext, checkPart, checkWhole, planChecks, runSelected, splitParts } from './run.js';
 import type { Check, CheckContext, ResourceUsage } from './types.js';
 
-/** What a part process is sent: the work once, then a part at a time. */
-export interface PartRequest {
-  readonly work?: PartWork;
-  readonly part?: number;
-}
-
-/** What a part process is given. Functions are named by the offset of their declaration. */
+/** What a part worker is given. Functions are named by the offset of their declaration. */
 export interface PartWork {
   readonly text: string;
   readonly analysisOptions: AnalysisOptions;
@@ -34,8 +28,10 @@ export interface PartWork {
   readonly checks: readonly string[];
   /** Every function body of the module: declaration offset, offset of `{`, offset after `}`. */
   readonly bodies: readonly (readonly [number, number, number])[];
-  /** Per part: its functions, and the functions whose bodies its process keeps (the part and its callees). */
+  /** Per part: its functions, and the functions whose bodies its worker keeps (the part and its callees). */
   readonly parts: readonly { readonly functions: readonly number[]; readonly keep: readonly number[] }[];
+  /** Int32 [next part to take]. */
+  readonly next: SharedArrayBuffer;
 }
 
 /** What a part worker posts for each part it checked. */
@@ -48,28 +44,30 @@ export interface PartMessage {
 
 const WORKER = new URL('../part-worker.js', import.meta.url);
 
-/** Processes for one module's parts unless `--jobs` says otherwise (docs/performance.md has the
- *  measurements behind it): parsing, the module-level checks and the report stay on one thread. */
-export const DEFAULT_PART_PROCESSES = 8;
+/** Threads for one module's parts unless `--jobs` says otherwise: on the 17 MB bench module 8 threads
+ *  took 16.3 s against 25.9 s on one and 20.3 s on four, and 16 little less than 8 (docs/performance.md):
+ *  each part runs slower the more threads share the process, and parsing, the module-level checks and
+ *  the report stay on one thread. */
+export const DEFAULT_PART_THREADS = 8;
 
-/** PTX per part process: a process costs about 0.5 s to start and 100 MB; a MB of nvcc output about 2.5 s
- *  of checking (docs/performance.md). */
-export const BYTES_PER_PART_PROCESS = 1_000_000;
+/** PTX per part thread: a thread costs about 0.5 s to start and 100 MB; a MB of nvcc output about 2.5 s of
+ *  checking (docs/performance.md). */
+export const BYTES_PER_PART_THREAD = 1_000_000;
 
 /**
- * How many processes check the parts of a module of `textLength` characters: at most `requested`, one per
- * BYTES_PER_PART_PROCESS, and as many as fit in `limitMb` beside this process. Measured on CUB modules
- * (docs/performance.md): a part process holds its runtime and compiled code, a copy of the text and one
- * part's tree and facts, about 80 MB + 4 × the text; this process, which held the whole tree first, at
- * most 40 × the text + 150 MB. 1 means none: the parts are checked here.
+ * How many threads check the parts of a module of `textLength` characters: at most `requested`, one per
+ * BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main thread. Measured on CUB modules
+ * (docs/performance.md): a part thread holds its runtime and compiled code, a copy of the text and one
+ * part's tree and facts, about 80 MB + 4 × the text; the main thread, which held the whole tree first, at
+ * most 40 × the text + 150 MB. 1 means no threads.
  */
-export function partProcesses(textLength: number, requested: number, limitMb: number): number {
+export function partThreads(textLength: number, requested: number, limitMb: number): number {
   const mb = textLength / 1e6;
   const fit = Math.floor((limitMb - (150 + 40 * mb)) / (80 + 4 * mb));
-  return Math.max(1, Math.min(requested, Math.floor(textLength / BYTES_PER_PART_PROCESS), fit));
+  return Math.max(1, Math.min(requested, Math.floor(textLength / BYTES_PER_PART_THREAD), fit));
 }
 
-/** Whether parts can be checked in other processes (not when running from the TypeScript sources). */
+/** Whether parts can be checked in worker threads (not when running from the TypeScript sources). */
 export function partWorkersAvailable(): boolean {
   return existsSync(fileURLToPath(WORKER));
 }
@@ -97,36 +95,20 @@ function closure(run: PreparedRun, part: readonly FunctionModel[]): number[] {
   return [...seen].map(offsetOf);
 }
 
-/**
- * Starts up to `jobs` child processes on the parts, each sent the next part when it is done with one;
- * resolves with each part's message (undefined: not checked, its process failed).
- */
-async function checkPartsInProcesses(work: PartWork, jobs: number, memoryLimitMb: number, script: URL): Promise<(PartMessage | undefined)[]> {
+/** Starts up to `jobs` workers on the parts; resolves with each part's message (undefined: not checked). */
+async function checkPartsInWorkers(work: PartWork, jobs: number, memoryLimitMb: number, script: URL): Promise<(PartMessage | undefined)[]> {
   const messages: (PartMessage | undefined)[] = new Array<PartMessage | undefined>(work.parts.length).fill(undefined);
-  const { fork } = await import('node:child_process');
-  let next = 0;
-  const one = (): Promise<void> => new Promise<void>((resolve) => {
-    const child = fork(fileURLToPath(script), [], {
-      serialization: 'advanced',
-      execArgv: [`--max-old-space-size=${memoryLimitMb}`],
-      // A process that fails (out of memory) leaves its part unchecked: this thread checks it, quietly.
-      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
-    });
-    const feed = (): void => {
-      if (!child.connected) return;
-      if (next < work.parts.length) child.send({ part: next++ } satisfies PartRequest);
-      else child.disconnect();
-    };
-    child.on('message', (m: PartMessage) => {
-      messages[m.part] = m;
-      feed();
-    });
-    child.on('error', () => undefined);
-    child.on('exit', () => resolve());
-    child.send({ work } satisfies PartRequest);
-    feed();
-  });
-  await Promise.all(Array.from({ length: Math.min(jobs, work.parts.length) }, one));
+  const { Worker } = await import('node:worker_threads');
+  const workers: WorkerType[] = [];
+  for (let i = 0; i < Math.min(jobs, work.parts.length); i++) {
+    workers.push(new Worker(script, { workerData: work, resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } }));
+  }
+  await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
+    w.on('message', (m: PartMessage) => { messages[m.part] = m; });
+    // A worker that fails (out of memory) leaves its part unchecked: this thread checks it.
+    w.on('error', () => undefined);
+    w.on('exit', () => resolve());
+  })));
   return messages;
 }
 
@@ -148,6 +130,7 @@ function firstPhase(run: PreparedRun): { early: Map<string, RawResult>; partwise
     checks: partwise.map((c) => c.meta.id),
     bodies: ctx.analysis.model.functions.map((fn) => [offsetOf(fn), fn.decl.body!.range.offset, fn.decl.body!.range.endOffset] as const),
     parts: parts.map((part) => ({ functions: part.map(offsetOf), keep: closure(run, part) })),
+    next: new SharedArrayBuffer(4),
   };
   return { early, partwise, work };
 }
@@ -161,10 +144,10 @@ function wholeAgain(work: PartWork): { ctx: CheckContext; parts: FunctionModel[]
 }
 
 /**
- * Runs a prepared run with its parts checked by up to `jobs` child processes; the same report as
+ * Runs a prepared run with its parts checked by up to `jobs` worker threads; the same report as
  * `runSelected`. The module-level checks run first, on this thread, on the whole tree; the tree is then
- * let go (`release`), so that the processes' parts, not the whole module beside them, make the peak. A part
- * whose process failed, and a check asked again on the whole module, make this thread parse it again.
+ * let go (`release`), so that the workers' parts, not the whole module beside them, make the peak. A part
+ * whose worker failed, and a check asked again on the whole module, make this thread parse it again.
  * `script` is the worker's (tests give one that fails).
  */
 export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER): Promise<FileReport> {
@@ -173,7 +156,7 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
   const { early, partwise, work } = first;
   run.release();
   fullCollection();
-  const messages = await checkPartsInProcesses(work, jobs, memoryLimitMb, script);
+  const messages = await checkPartsInWorkers(work, jobs, memoryLimitMb, script);
   let again: ReturnType<typeof wholeAgain> | undefined;
   const results = new PartResults();
   for (const [i, m] of messages.entries()) {

@@ -5,7 +5,7 @@ import { loadBaseline, writeBaseline } from '../baseline.js';
 import { confirmFindings } from '../gpu/confirm.js';
 import { Option, type Command } from 'commander';
 import { analyzeFiles, sourceLineReader, type AnalyzeOptions } from '../analyze.js';
-import { DEFAULT_PART_PROCESSES } from '../checks/parallel.js';
+import { DEFAULT_PART_THREADS } from '../checks/parallel.js';
 import { CATALOG_BY_ID } from '../checks/catalog.js';
 import { findConfig, loadConfig, type Config } from '../config.js';
 import { InputError } from '../input.js';
@@ -68,7 +68,7 @@ function parseMinScore(value: string): number {
 function parseJobs(value: string | undefined): number {
   if (value === undefined) return Math.max(1, availableParallelism());
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1 || n > 256) throw new InputError(`--jobs: expected a number of jobs from 1 to 256, got '${value}'`);
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new InputError(`--jobs: expected a number of threads from 1 to 256, got '${value}'`);
   return n;
 }
 
@@ -118,7 +118,7 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
     .option('--kernel <name>', 'report only this kernel')
     .option('--block <x,y,z>', 'block size for kernels without .reqntid/.maxntid')
     .option('--config <file>', `config file (default: the nearest ${'ptx-debug.config.json'} upward)`)
-    .option('--jobs <n>', `parallel jobs: files in worker threads, or the parts of one large module in processes (default: the number of cores; at most ${DEFAULT_PART_PROCESSES} for one module)`)
+    .option('--jobs <n>', `worker threads: files in parallel, or the parts of one large module (default: the number of cores; at most ${DEFAULT_PART_THREADS} for one module)`)
     .option('--timeout <seconds>', 'report a file that takes longer as not analyzed')
     .option('--confirm', 'try each finding that has a runtime witness on the GPU (needs --launch)')
     .option('--launch <spec>', 'launch spec for --confirm (JSON; an `emit` spec brings a CPU reference)')
@@ -138,8 +138,8 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
       const analyzed = await analyzeFiles(inputs, {
         ...options,
         jobs: parseJobs(flags.jobs),
-        // One module's parts: the module-level work and the report stay on one thread (docs/performance.md).
-        ...(flags.jobs === undefined ? { partJobs: Math.min(DEFAULT_PART_PROCESSES, parseJobs(undefined)) } : {}),
+        // One module's parts: past 8 threads the module-level work and the report dominate (docs/performance.md).
+        ...(flags.jobs === undefined ? { partJobs: Math.min(DEFAULT_PART_THREADS, parseJobs(undefined)) } : {}),
         isolate: true, compactHeap: true,
         ...(process.env['PTX_DEBUG_MEMORY_MB'] !== undefined ? { memoryLimitMb: Number(process.env['PTX_DEBUG_MEMORY_MB']) } : {}),
         ...(flags.timeout !== undefined ? { timeoutSeconds: parseTimeout(flags.timeout) } : {}),

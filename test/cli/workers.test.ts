@@ -33,14 +33,15 @@ describe.skipIf(!BUILT)('worker threads', () => {
     const text = readFileSync(file, 'utf8');
     const sequential = analyzeText(text, file, { chunkInstructions: 1 });
     expect(sequential.report!.findings.length).toBeGreaterThan(0);
-    // (A module this small gets no threads: `partProcesses`.)
+    // (A module this small gets no threads: `partThreads`.)
     const threaded = await analyzeTextInParts(text, file, { chunkInstructions: 1, partJobs: 3 });
     expect(data(threaded.report)).toBe(data(sequential.report));
-    // Through part processes that say they ran: every part was theirs, none this thread's.
+    // Through worker threads that say they ran: every part was theirs, none this thread's.
     const marker = join(DIR, `${file.replaceAll('/', '_')}.parts`);
     const counting = join(DIR, 'counting-worker.mjs');
-    writeFileSync(counting, `import { appendFileSync } from 'node:fs';\nconst send = process.send.bind(process);\n`
-      + `process.send = (m, ...rest) => { appendFileSync(${JSON.stringify(marker)}, m.results ? 'w' : 'e'); return send(m, ...rest); };\n`
+    writeFileSync(counting, `import { appendFileSync } from 'node:fs';\nimport { parentPort } from 'node:worker_threads';\n`
+      + `const post = parentPort.postMessage.bind(parentPort);\n`
+      + `parentPort.postMessage = (m) => { appendFileSync(${JSON.stringify(marker)}, m.results ? 'w' : 'e'); post(m); };\n`
       + `await import(${JSON.stringify(pathToFileURL(resolve('dist/part-worker.js')).href)});\n`);
     const { parsePtx } = await load<Parse>('dist/parser/parse.js');
     const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
@@ -54,22 +55,22 @@ describe.skipIf(!BUILT)('worker threads', () => {
   });
 
   it('gives a module one thread per MB, as many as asked and as fit in the memory limit', async () => {
-    const { partProcesses } = await load<Parallel>('dist/checks/parallel.js');
-    expect(partProcesses(300_000, 8, 4096)).toBe(1);
-    expect(partProcesses(2_800_000, 8, 4096)).toBe(2);
-    expect(partProcesses(17_000_000, 8, 4096)).toBe(8);
-    expect(partProcesses(17_000_000, 3, 4096)).toBe(3);
+    const { partThreads } = await load<Parallel>('dist/checks/parallel.js');
+    expect(partThreads(300_000, 8, 4096)).toBe(1);
+    expect(partThreads(2_800_000, 8, 4096)).toBe(2);
+    expect(partThreads(17_000_000, 8, 4096)).toBe(8);
+    expect(partThreads(17_000_000, 3, 4096)).toBe(3);
     // 17 MB: the main thread 830 MB, each part thread about 150 MB.
-    expect(partProcesses(17_000_000, 8, 1500)).toBe(4);
-    expect(partProcesses(17_000_000, 8, 900)).toBe(1);
+    expect(partThreads(17_000_000, 8, 1500)).toBe(4);
+    expect(partThreads(17_000_000, 8, 900)).toBe(1);
   });
 
-  it('checks a part itself when its process fails', async () => {
+  it('checks a part itself when its worker fails', async () => {
     const { parsePtx } = await load<Parse>('dist/parser/parse.js');
     const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
     const { runInParts } = await load<Parallel>('dist/checks/parallel.js');
     const failing = join(DIR, 'failing-worker.mjs');
-    writeFileSync(failing, 'throw new Error("this process fails");\n');
+    writeFileSync(failing, 'throw new Error("this worker fails");\n');
     const file = MODULES[0]!;
     const text = readFileSync(file, 'utf8');
     const { module } = parsePtx(text);
@@ -88,15 +89,15 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(progress).toEqual([1, 2, 3, 4]);
   });
 
-  it('reports a module checked by part processes and over the time limit as not analyzed, promptly', async () => {
+  it('reports a module checked by part threads and over the time limit as not analyzed, promptly', async () => {
     const { analyzeFiles } = await load<Analyze>('dist/analyze.js');
-    const { partProcesses } = await load<Parallel>('dist/checks/parallel.js');
+    const { partThreads } = await load<Parallel>('dist/checks/parallel.js');
     const big = join(DIR, 'big.ptx');
-    // Six kernels of 15,000 instructions: 2.3 MB, so two part processes check it.
+    // Six kernels of 15,000 instructions: 2.3 MB, so two part threads check it.
     const kernel = (k: number): string => `.visible .entry k${k}()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %tid.x;\n`
       + Array.from({ length: 15_000 }, (_, i) => `\tadd.u32 %r1, %r1, ${i};`).join('\n') + '\n\tret;\n}\n';
     writeFileSync(big, `.version 8.0\n.target sm_90\n.address_size 64\n${[1, 2, 3, 4, 5, 6].map(kernel).join('')}`);
-    expect(partProcesses(readFileSync(big, 'utf8').length, 8, 4096)).toBe(2);
+    expect(partThreads(readFileSync(big, 'utf8').length, 8, 4096)).toBe(2);
     const t0 = performance.now();
     const r = await analyzeFiles([big], { jobs: 2, timeoutSeconds: 1 });
     expect(r.files[0]!.error?.message).toBe('not analyzed: it took longer than --timeout 1 s');
@@ -106,9 +107,8 @@ describe.skipIf(!BUILT)('worker threads', () => {
 
   it('goes on with the other files when one is over the time limit', async () => {
     const { analyzeFiles } = await load<Analyze>('dist/analyze.js');
-    // (The big module alone, no part processes with two files, takes several seconds.)
-    const r = await analyzeFiles([join(DIR, 'big.ptx'), 'examples/block-reduce.ptx'], { jobs: 2, timeoutSeconds: 2 });
-    expect(r.files[0]!.error?.message).toBe('not analyzed: it took longer than --timeout 2 s');
+    const r = await analyzeFiles([join(DIR, 'big.ptx'), 'examples/block-reduce.ptx'], { jobs: 2, timeoutSeconds: 1 });
+    expect(r.files[0]!.error?.message).toBe('not analyzed: it took longer than --timeout 1 s');
     expect(r.files[1]!.report).toBeDefined();
   });
 });
