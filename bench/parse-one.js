@@ -8,8 +8,10 @@
 //   analyze   the command itself, `ptx-debug analyze FILE --falsify [--jobs N]`
 //             (its worker threads, every check, the score and the text report,
 //             written nowhere), so time and peak memory are what a user gets;
-//             CPU time is every thread's (workers and the collector's included)
-import { readFileSync, statSync } from 'node:fs';
+//             CPU time is every thread's (the collector's included) and any
+//             child process's, peak memory the whole process tree's
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { clearInterval, setInterval } from 'node:timers';
 import { parsePtx } from '../dist/parser/parse.js';
 import { AnalysisContext } from '../dist/cfg/context.js';
 import { main } from '../dist/cli/main.js';
@@ -34,16 +36,50 @@ async function once() {
   return r.errors.length;
 }
 
+// Peak memory is the whole process tree's (should the command start processes): sampled from /proc every
+// 50 ms while the command runs (this thread is free then: the work is in worker threads).
+function treeRssBytes() {
+  const parent = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch { /* gone */ }
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const [pid, ppid] of parent) if (!mine.has(pid) && mine.has(ppid)) { mine.add(pid); grew = true; }
+  }
+  let bytes = 0;
+  for (const pid of mine) {
+    try { bytes += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096; } catch { /* gone */ }
+  }
+  return bytes;
+}
+/** CPU time of the child processes that have ended (cutime + cstime, in 1/100 s on Linux), in ms. */
+function childrenCpuMs() {
+  if (!existsSync('/proc/self/stat')) return 0;
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[13]) + Number(f[14])) * 10;
+}
+let treePeak = 0;
+const sampler = existsSync('/proc/self/statm') ? setInterval(() => { treePeak = Math.max(treePeak, treeRssBytes()); }, 50) : undefined;
+
 let best = Infinity;
 let cpuMs = Infinity;
 let result;
 for (let i = 0; i < runs; i++) {
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
+  const k0 = childrenCpuMs();
   result = await once();
   best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1e6);
   const c = process.cpuUsage(c0);
-  cpuMs = Math.min(cpuMs, (c.user + c.system) / 1000);
+  cpuMs = Math.min(cpuMs, (c.user + c.system) / 1000 + childrenCpuMs() - k0);
 }
-const rssBytes = process.resourceUsage().maxRSS * 1024;
+if (sampler !== undefined) clearInterval(sampler);
+const rssBytes = Math.max(process.resourceUsage().maxRSS * 1024, treePeak);
 process.stdout.write(JSON.stringify({ file, mode, bytes: statSync(file).size, ms: best, cpuMs, result, rssBytes, reportBytes }));
