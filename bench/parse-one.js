@@ -10,8 +10,8 @@
 //             written nowhere), so time and peak memory are what a user gets;
 //             CPU time is every thread's (the collector's included) and any
 //             child process's, peak memory the whole process tree's
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { clearInterval, setInterval } from 'node:timers';
+import { readFileSync, statSync } from 'node:fs';
+import { childrenCpuMs, sampleTreeRss } from './tree-rss.js';
 import { parsePtx } from '../dist/parser/parse.js';
 import { AnalysisContext } from '../dist/cfg/context.js';
 import { main } from '../dist/cli/main.js';
@@ -36,37 +36,9 @@ async function once() {
   return r.errors.length;
 }
 
-// Peak memory is the whole process tree's (should the command start processes): sampled from /proc every
-// 50 ms while the command runs (this thread is free then: the work is in worker threads).
-function treeRssBytes() {
-  const parent = new Map();
-  for (const d of readdirSync('/proc')) {
-    if (!/^[0-9]+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch { /* gone */ }
-  }
-  const mine = new Set([process.pid]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const [pid, ppid] of parent) if (!mine.has(pid) && mine.has(ppid)) { mine.add(pid); grew = true; }
-  }
-  let bytes = 0;
-  for (const pid of mine) {
-    try { bytes += Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * 4096; } catch { /* gone */ }
-  }
-  return bytes;
-}
-/** CPU time of the child processes that have ended (cutime + cstime, in 1/100 s on Linux), in ms. */
-function childrenCpuMs() {
-  if (!existsSync('/proc/self/stat')) return 0;
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[13]) + Number(f[14])) * 10;
-}
-let treePeak = 0;
-const sampler = existsSync('/proc/self/statm') ? setInterval(() => { treePeak = Math.max(treePeak, treeRssBytes()); }, 50) : undefined;
+// Peak memory is the whole process tree's (the command checks each file in a child process), sampled
+// every 50 ms; CPU counts the ended child processes.
+const sampler = sampleTreeRss();
 
 let best = Infinity;
 let cpuMs = Infinity;
@@ -80,6 +52,5 @@ for (let i = 0; i < runs; i++) {
   const c = process.cpuUsage(c0);
   cpuMs = Math.min(cpuMs, (c.user + c.system) / 1000 + childrenCpuMs() - k0);
 }
-if (sampler !== undefined) clearInterval(sampler);
-const rssBytes = Math.max(process.resourceUsage().maxRSS * 1024, treePeak);
+const rssBytes = sampler.stop();
 process.stdout.write(JSON.stringify({ file, mode, bytes: statSync(file).size, ms: best, cpuMs, result, rssBytes, reportBytes }));

@@ -1,20 +1,30 @@
-// A worker thread of `analyze --jobs N`: reads, parses and checks the files it
-// is sent, and posts each result back with its index.
-import { parentPort, workerData } from 'node:worker_threads';
+// A child process of `analyze` (`--jobs N`, and every file under the CLI): it
+// is sent the options once, then files one at a time; it reads, parses and
+// checks each and sends the result back with its index. Processes, not
+// threads: on the bench host eight files took 116 s on eight threads of one
+// process and 23 s in eight processes (docs/performance.md). It exits when its
+// parent goes away.
 import { analyzeOne, type AnalyzeOptions } from './analyze.js';
 import { fullCollection } from './heap.js';
 
-interface Job { readonly index: number; readonly file: string }
+interface Message { readonly options?: AnalyzeOptions; readonly index?: number; readonly file?: string }
 
-const options = workerData as AnalyzeOptions;
-parentPort?.on('message', (job: Job | null) => {
-  if (job === null) {
-    process.exit(0);
+let options: AnalyzeOptions = {};
+process.on('disconnect', () => process.exit(0));
+process.on('message', (m: Message) => {
+  if (m.options !== undefined) {
+    options = m.options;
+    return;
   }
-  void analyzeOne(job.file, options).then((result) => {
-    // The file's syntax tree and facts are garbage now: collected before the result is copied to the main
-    // thread, so this thread's heap shrinks first and the two do not add up to the peak.
+  if (m.index === undefined || m.file === undefined) {
+    process.disconnect();
+    return;
+  }
+  const index = m.index;
+  void analyzeOne(m.file, options).then((result) => {
+    // The file's syntax tree and facts are garbage now: collected before the result is serialized, so
+    // the heap shrinks first and the two do not add up to the peak.
     if (options.compactHeap === true) fullCollection();
-    parentPort?.postMessage({ index: job.index, result });
+    process.send?.({ index, result });
   });
 });

@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseline.js';
 import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
@@ -27,9 +28,9 @@ export interface AnalyzeOptions extends RunOptions {
   readonly nvccFlags?: readonly string[];
   /** Known findings: reported as known, left out of the score and exit code. */
   readonly knownFindings?: Baseline;
-  /** Per-file heap limit in worker threads (MB); a file that needs more is reported as not analyzed. */
+  /** Per-file heap limit in the analysis processes (MB); a file that needs more is reported as not analyzed. */
   readonly memoryLimitMb?: number;
-  /** Analyze in worker threads even one at a time (the CLI does: limits then apply to every file). */
+  /** Analyze in child processes even one at a time (the CLI does: limits then apply to every file). */
   readonly isolate?: boolean;
   /** Run `ptxas -v` on each module for its resource usage (F091, F092); off by default. */
   readonly ptxas?: boolean;
@@ -249,24 +250,25 @@ export async function analyzeOne(file: string, options: AnalyzeOptions): Promise
 
 export const DEFAULT_MEMORY_LIMIT_MB = 4096;
 
-/** Options as data (functions dropped), for worker threads. */
+/** Options as data (functions dropped), for the analysis processes. */
 function cloneableOptions(options: AnalyzeOptions): AnalyzeOptions {
   const { onFile: _onFile, sourceLine: _sourceLine, ...rest } = options;
   return rest;
 }
 
-/** Spreads files over `jobs` worker threads; results come back in input order.
- *  With `timeoutSeconds`, a file that runs longer is reported as not analyzed
- *  and its worker is replaced. */
+/** Spreads files over `jobs` child processes (src/analyze-worker.ts); results come back in input order.
+ *  With `timeoutSeconds`, a file that runs longer is reported as not analyzed and its process is replaced.
+ *  A process that runs out of its memory limit, or fails, reports its file as not analyzed. */
 async function analyzeInWorkers(files: readonly string[], options: AnalyzeOptions, jobs: number, timeoutSeconds?: number): Promise<FileAnalysis[] | undefined> {
   const script = new URL('./analyze-worker.js', import.meta.url);
   if (!existsSync(script)) return undefined; // running from sources (tests): sequential
-  const { Worker } = await import('node:worker_threads');
-  type W = InstanceType<typeof Worker>;
+  const { fork } = await import('node:child_process');
+  const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
   const results: FileAnalysis[] = new Array<FileAnalysis>(files.length);
   let next = 0;
   let done = 0;
-  await new Promise<void>((resolveAll, rejectAll) => {
+  const exits: Promise<void>[] = [];
+  await new Promise<void>((resolveAll) => {
     const notAnalyzed = (index: number, why: string, checksMs = 0): FileAnalysis => ({
       file: files[index] === '-' ? '<stdin>' : files[index]!, exitCode: EXIT.input, timings: { parseMs: 0, checksMs },
       error: { message: `not analyzed: ${why}`, diagnostics: [] },
@@ -278,62 +280,64 @@ async function analyzeInWorkers(files: readonly string[], options: AnalyzeOption
       if (done === files.length) resolveAll();
     };
     const start = (): void => {
-      const w: W = new Worker(script, {
-        workerData: cloneableOptions(options),
-        // A file that needs more than this is reported as not analyzed, not a crash.
-        resourceLimits: { maxOldGenerationSizeMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB },
+      const child = fork(fileURLToPath(script), [], {
+        serialization: 'advanced',
+        // A file that needs more than this is reported as not analyzed, not a crash (V8's own message on
+        // standard error is not shown).
+        execArgv: [`--max-old-space-size=${limit}`],
+        stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       });
+      exits.push(new Promise((resolve) => child.on('exit', () => resolve())));
       let current = -1;
       let timer: NodeJS.Timeout | undefined;
       const feed = (): void => {
         if (next < files.length) {
           current = next++;
-          w.postMessage({ index: current, file: files[current] });
+          child.send({ index: current, file: files[current] });
           if (timeoutSeconds !== undefined) {
             timer = setTimeout(() => {
               const index = current;
               current = -1;
-              void w.terminate();
+              child.kill('SIGKILL');
               finish(index, notAnalyzed(index, `it took longer than --timeout ${timeoutSeconds} s`, timeoutSeconds * 1000));
               if (next < files.length) start();
             }, timeoutSeconds * 1000);
           }
         } else {
           current = -1;
-          w.postMessage(null);
+          child.disconnect();
         }
       };
-      w.on('message', (m: { index: number; result: FileAnalysis }) => {
+      child.on('message', (m: { index: number; result: FileAnalysis }) => {
         if (timer !== undefined) clearTimeout(timer);
         if (m.index !== current) return;
         finish(m.index, m.result);
         feed();
       });
-      w.on('error', (err) => {
+      child.on('exit', (code, signal) => {
         if (timer !== undefined) clearTimeout(timer);
         if (current === -1) return;
         const index = current;
         current = -1;
-        const why = (err as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `it needs more than ${options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB} MB of memory` : err.message;
+        // V8 aborts (SIGABRT, or exit 134) when the heap limit is reached.
+        const why = signal === 'SIGABRT' || code === 134 ? `it needs more than ${limit} MB of memory`
+          : `its analysis process stopped (${signal ?? `exit code ${code}`})`;
         finish(index, notAnalyzed(index, why));
         if (next < files.length) start();
-        else if (done === files.length) resolveAll();
       });
-      w.on('exit', () => { if (timer !== undefined) clearTimeout(timer); });
+      child.on('error', () => undefined);
+      child.send({ options: cloneableOptions(options) });
       feed();
     };
-    try {
-      for (let i = 0; i < Math.min(jobs, files.length); i++) start();
-    } catch (err) {
-      rejectAll(err);
-    }
+    for (let i = 0; i < Math.min(jobs, files.length); i++) start();
   });
+  // Each process ends once told there is nothing more (or was killed): none outlives the run.
+  await Promise.all(exits);
   return results;
 }
 
 /** Analyzes files and directories; unreadable or unparsable files are reported, not thrown.
- *  With `jobs` > 1, files are spread over worker threads; results are identical. */
+ *  With `jobs` > 1, files are spread over child processes; results are identical. */
 export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOptions & { readonly jobs?: number; readonly timeoutSeconds?: number } = {}): Promise<AnalysisResult> {
   const files = await expandInputs(inputs, options.ignore);
   if (files.length === 0) throw new InputError(`no .ptx or .cu files in ${inputs.join(', ')}`);
@@ -341,7 +345,7 @@ export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOp
   // One file gets the threads for its parts; several files share them out one file per thread.
   options = { ...options, partJobs: files.length === 1 ? options.partJobs ?? jobs : 1 };
   let results: FileAnalysis[] | undefined;
-  // Worker threads for many files, and for any file under a time limit (only a worker can be stopped).
+  // Child processes for many files, and for any file under a time limit (only a process can be stopped).
   const useWorkers = !files.includes('-') && ((jobs > 1 && files.length > 1) || options.timeoutSeconds !== undefined || options.isolate === true);
   if (useWorkers) results = await analyzeInWorkers(files, options, jobs, options.timeoutSeconds);
   if (results === undefined) {
