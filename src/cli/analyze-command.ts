@@ -118,7 +118,7 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
     .option('--kernel <name>', 'report only this kernel')
     .option('--block <x,y,z>', 'block size for kernels without .reqntid/.maxntid')
     .option('--config <file>', `config file (default: the nearest ${'ptx-debug.config.json'} upward)`)
-    .option('--jobs <n>', `worker threads: files in parallel, or the parts of one large module (default: the number of cores; at most ${DEFAULT_PART_THREADS} for one module)`)
+    .option('--jobs <n>', `parallel jobs: files in child processes, or the parts of one large module in worker threads (default: the number of cores; at most ${DEFAULT_PART_THREADS} for one module)`)
     .option('--timeout <seconds>', 'report a file that takes longer as not analyzed')
     .option('--confirm', 'try each finding that has a runtime witness on the GPU (needs --launch)')
     .option('--launch <spec>', 'launch spec for --confirm (JSON; an `emit` spec brings a CPU reference)')
@@ -138,7 +138,7 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
       const analyzed = await analyzeFiles(inputs, {
         ...options,
         jobs: parseJobs(flags.jobs),
-        // One module's parts: past 8 threads the module-level work and the report dominate (docs/performance.md).
+        // One module's parts: more threads than 8 gain little (docs/performance.md).
         ...(flags.jobs === undefined ? { partJobs: Math.min(DEFAULT_PART_THREADS, parseJobs(undefined)) } : {}),
         isolate: true, compactHeap: true,
         ...(process.env['PTX_DEBUG_MEMORY_MB'] !== undefined ? { memoryLimitMb: Number(process.env['PTX_DEBUG_MEMORY_MB']) } : {}),

@@ -212,14 +212,14 @@ export class Scanner {
     }
   }
 
+  /** The offset of the next `\r` at or after the last skipped text (Infinity: none). */
+  private nextCr = -1;
+
   /**
    * Passes over the text from the current token up to `end` (exclusive) as if it were whitespace, its
    * comments included (not kept); the last character before `end` counts as the last consumed token.
    * A worker checking some functions of a module leaves the other bodies out with it (src/parser/fast/parser.ts).
    */
-  /** The offset of the next `\r` at or after the last skipped text (Infinity: none). */
-  private nextCr = -1;
-
   skipTo(end: number): void {
     const text = this.text;
     let line = this.tline;
