@@ -334,12 +334,21 @@ class FastParser extends Scanner {
     return { kind: 'Section', name, items, range: this.rangeFrom(line, column, offset) };
   }
 
+  /** A section name with operators after it (`.debug_loc+204`, nvcc -G) folds left to right, as the
+   *  reference folds it; anything else is an expression. */
   private sectionValue(): A.Expression {
     if (isModifierLike(this.tk())) {
       const range = this.tokRange();
       const name = this.ent!.str;
       this.advance();
-      return { kind: 'SectionRef', name, range };
+      let result: A.Expression = { kind: 'SectionRef', name, range };
+      while (isBinaryOperator(this.tk())) {
+        const op = OP_TEXT[this.tk()]! as A.BinaryOp;
+        this.advance();
+        const right = this.unary();
+        result = { kind: 'Binary', op, left: result, right, range: this.span(result.range.offset, right.range.endOffset) };
+      }
+      return result;
     }
     return this.expression();
   }

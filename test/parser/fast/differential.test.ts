@@ -182,6 +182,10 @@ describe('fast path: targeted constructs', () => {
     agrees('   \n// just a comment\n/* and a block */\n');
   });
 
+  it('section names with operators after them, folded left to right (found by the mutation property)', () => {
+    agrees(`${HEADER}.section .debug_info\n{\n.b32 .debug_abbrev+4*2-1\n.b32 .d<ebug_abbrev, .x>>2\n.b8 1\n}\n`);
+  });
+
   it('token boundaries that follow the reference lexer', () => {
     agrees(inBody('add.u32 %r1, 0f1, 0d1;\nmov.u32 %r1 , 0 ;\nmov.u32 %r1, 0x1F, 0b1;'));
     agrees(inBody('mov.u32 %r1, a % b;\nmov.u32 %r1, 1<<2<=3>>4>=5==6!=7&&8||9;'));
