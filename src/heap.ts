@@ -11,29 +11,36 @@ import { runInNewContext } from 'node:vm';
 
 export const HEAP_GROWING_PERCENT = 15;
 
-/** Runs `f` with the heap growing by at most HEAP_GROWING_PERCENT between collections. */
-export function withCompactHeap<T>(f: () => T): T {
+function compact(): void {
   setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   // The next collection's threshold was set by the last one, under the old factor (after parsing, often
   // twice the live heap): one full collection now makes the new factor apply from here on.
   fullCollection();
+}
+
+function restore(): void {
+  // 0 is V8's default: the factor chosen from collection speed. V8 flags are per process (each file is
+  // analyzed in a process of its own; a module's part threads share their file's setting).
+  setFlagsFromString('--heap-growing-percent=0');
+}
+
+/** Runs `f` with the heap growing by at most HEAP_GROWING_PERCENT between collections. */
+export function withCompactHeap<T>(f: () => T): T {
+  compact();
   try {
     return f();
   } finally {
-    // 0 is V8's default: the factor chosen from collection speed. V8 flags are per process: with several
-    // worker threads, one file's end restores the default for all until the next file begins.
-    setFlagsFromString('--heap-growing-percent=0');
+    restore();
   }
 }
 
-/** `withCompactHeap` for asynchronous work (a module checked by worker threads: the flag is the process's). */
+/** `withCompactHeap` for asynchronous work (a module whose parts are checked by worker threads). */
 export async function withCompactHeapAsync<T>(f: () => Promise<T>): Promise<T> {
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  fullCollection();
+  compact();
   try {
     return await f();
   } finally {
-    setFlagsFromString('--heap-growing-percent=0');
+    restore();
   }
 }
 

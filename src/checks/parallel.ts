@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Worker as WorkerType } from 'node:worker_threads';
+import { reachableFrom } from '../cfg/callgraph.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { AnalysisContext, type AnalysisOptions } from '../cfg/context.js';
 import { fullCollection } from '../heap.js';
@@ -50,8 +51,9 @@ const WORKER = new URL('../part-worker.js', import.meta.url);
  *  the report stay on one thread. */
 export const DEFAULT_PART_THREADS = 8;
 
-/** PTX per part thread: a thread costs about 0.5 s to start and 100 MB; a MB of nvcc output about 2.5 s of
- *  checking (docs/performance.md). */
+/** PTX per part thread: a thread costs about 100 MB (eight on a 2.8 MB module: 925 MB against 295 MB on
+ *  one) and some tenths of a second to start; a MB of nvcc output takes about 1.5 s of checking on one
+ *  thread (docs/performance.md). */
 export const BYTES_PER_PART_THREAD = 1_000_000;
 
 /**
@@ -76,23 +78,8 @@ const offsetOf = (fn: FunctionModel): number => fn.decl.range.offset;
 
 /** The functions whose bodies a part needs: its own and every function they call, transitively. */
 function closure(run: PreparedRun, part: readonly FunctionModel[]): number[] {
-  const callees = run.ctx.analysis.callGraph().callees;
-  const byName = new Map<string, FunctionModel[]>();
-  for (const fn of run.ctx.analysis.model.functions) byName.set(fn.name, [...(byName.get(fn.name) ?? []), fn]);
-  const seen = new Set<FunctionModel>(part);
-  const stack = [...part];
-  while (stack.length > 0) {
-    const fn = stack.pop()!;
-    for (const name of callees.get(fn.name) ?? []) {
-      for (const g of byName.get(name) ?? []) {
-        if (!seen.has(g)) {
-          seen.add(g);
-          stack.push(g);
-        }
-      }
-    }
-  }
-  return [...seen].map(offsetOf);
+  const names = reachableFrom(run.ctx.analysis.callGraph(), part.map((fn) => fn.name));
+  return run.ctx.analysis.model.functions.filter((fn) => names.has(fn.name)).map(offsetOf);
 }
 
 /** Starts up to `jobs` workers on the parts; resolves with each part's message (undefined: not checked). */

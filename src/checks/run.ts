@@ -159,7 +159,11 @@ export class PartResults {
       }
     }
     if (prev === undefined || failed(r)) this.out.set(id, r);
-    else if (r.status !== 'na') this.out.set(id, prev.status === 'na' ? r : { status: 'ran', findings: [...prev.findings, ...r.findings] });
+    else if (r.status !== 'na') {
+      // (Appended in place: copying the list for every part was quadratic in parts × findings.)
+      if (prev.status === 'na') this.out.set(id, r);
+      else for (const f of r.findings) prev.findings.push(f);
+    }
   }
 
   /**
