@@ -256,6 +256,14 @@ function cloneableOptions(options: AnalyzeOptions): AnalyzeOptions {
   return rest;
 }
 
+/** V8 flags of the analysis processes: PTX_DEBUG_V8_FLAGS (space-separated) replaces the default. */
+export function analysisV8Flags(env: NodeJS.ProcessEnv = process.env): string[] {
+  const given = env.PTX_DEBUG_V8_FLAGS;
+  return (given ?? ANALYSIS_V8_FLAGS.join(' ')).split(/\s+/).filter((f) => f.length > 0);
+}
+
+export const ANALYSIS_V8_FLAGS: readonly string[] = [];
+
 /** Spreads files over `jobs` child processes (src/analyze-worker.ts); results come back in input order.
  *  With `timeoutSeconds`, a file that runs longer is reported as not analyzed and its process is replaced.
  *  A process that runs out of its memory limit, or fails, reports its file as not analyzed. */
@@ -284,7 +292,7 @@ async function analyzeInWorkers(files: readonly string[], options: AnalyzeOption
         serialization: 'advanced',
         // A file that needs more than this is reported as not analyzed, not a crash (V8's own message on
         // standard error is not shown).
-        execArgv: [`--max-old-space-size=${limit}`],
+        execArgv: [`--max-old-space-size=${limit}`, ...analysisV8Flags()],
         stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
       });
       exits.push(new Promise((resolve) => child.on('exit', () => resolve())));

@@ -47,14 +47,20 @@ function getParser(): PtxParser {
 }
 
 function endPosition(text: string): { line: number; column: number } {
+  // A part thread parses the same text once per part: the last text's answer is kept.
+  if (lastEnd?.text === text) return lastEnd.end;
   let line = 1;
   let last = -1;
   for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
     line++;
     last = i;
   }
-  return { line, column: text.length - last };
+  const end = { line, column: text.length - last };
+  lastEnd = { text, end };
+  return end;
 }
+
+let lastEnd: { readonly text: string; readonly end: { readonly line: number; readonly column: number } } | undefined;
 
 export interface ParseOptions {
   /** Skip the fast path and always use the reference (Chevrotain) parser. */

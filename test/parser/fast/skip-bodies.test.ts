@@ -63,4 +63,17 @@ describe('leaving function bodies out', () => {
   it('leaves everything when nothing is to be skipped', () => {
     expect(plainRanges(parsePtx(text, { skipBodies: new Map() }).module)).toEqual(plainRanges(full.module));
   });
+
+  it('gives the ranges of every parse of one text one class (a part thread parses its text once per part)', () => {
+    // A class per parse gave each part's ranges a new hidden class: the code reading them was compiled
+    // again part after part, and the text's line starts were computed again each time.
+    const again = parsePtx(text, { skipBodies: new Map([[f.body!.range.offset, f.body!.range.endOffset]]) });
+    const k = fn(full.module.statements, 'k');
+    const k2 = fn(again.module.statements, 'k');
+    expect(Object.getPrototypeOf(k2.range)).toBe(Object.getPrototypeOf(k.range));
+    expect([k2.range.line, k2.range.column, k2.range.endLine]).toEqual([k.range.line, k.range.column, k.range.endLine]);
+    const other = parsePtx(text.replace('sm_90', 'sm_80'));
+    expect(fn(other.module.statements, 'k').range.line).toBe(k.range.line);
+    expect(Object.getPrototypeOf(k.range).constructor.name).toBe('CompactRange');
+  });
 });
