@@ -8,7 +8,7 @@ import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseli
 import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
 import { prepareRun, runSelected, type FileReport, type PreparedRun, type RunOptions } from './checks/run.js';
-import { partThreads, partWorkersAvailable, runInParts } from './checks/parallel.js';
+import { PartWorkers, partThreads, partWorkersAvailable, runInParts } from './checks/parallel.js';
 import { EXIT, worstExitCode } from './checks/score.js';
 import { NOT_BUILT } from './checks/index.js';
 import { formatDiagnostic } from './parser/diagnostics.js';
@@ -180,9 +180,14 @@ export async function analyzeTextInParts(text: string, file: string, options: An
   const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
   const jobs = partThreads(text.length, options.partJobs ?? 1, limit);
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
+  // The workers load while the module is parsed.
+  const workers = await PartWorkers.start(jobs, limit);
   const p = prepareAnalysis(text, file, options);
-  if (p.done !== undefined) return p.done;
-  const check = (): Promise<FileReport> => runInParts(p.run, jobs, limit);
+  if (p.done !== undefined) {
+    await workers.stop();
+    return p.done;
+  }
+  const check = (): Promise<FileReport> => runInParts(p.run, jobs, limit, undefined, workers);
   return analyzed(text, file, p, await (options.compactHeap === true ? withCompactHeapAsync(check) : check()));
 }
 

@@ -1,8 +1,9 @@
 // A worker thread checking parts of one large module (src/checks/parallel.ts).
+// It is started before the module is parsed and sent the work when it is.
 // For each part it takes from the shared counter, it parses the module with
 // every body but the part's and its callees' left out, runs the part-by-part
 // checks on the part's functions, and posts the results.
-import { workerData, parentPort } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { AnalysisContext } from './cfg/context.js';
 import { CHECKS } from './checks/index.js';
 import type { PartMessage, PartWork } from './checks/parallel.js';
@@ -10,12 +11,10 @@ import { checkPart } from './checks/run.js';
 import type { CheckContext } from './checks/types.js';
 import { parsePtx } from './parser/parse.js';
 
-const work = workerData as PartWork;
-const next = new Int32Array(work.next);
 const byId = new Map(CHECKS.map((c) => [c.meta.id as string, c]));
-const checks = work.checks.map((id) => byId.get(id)!);
 
-function checkOne(index: number): PartMessage {
+function checkOne(work: PartWork, index: number): PartMessage {
+  const checks = work.checks.map((id) => byId.get(id)!);
   const part = work.parts[index]!;
   const keep = new Set(part.keep);
   const skip = new Map<number, number>();
@@ -34,14 +33,23 @@ function checkOne(index: number): PartMessage {
   return { part: index, results: [...checkPart(checks, ctx, functions)] };
 }
 
-for (let i = Atomics.add(next, 0, 1); i < work.parts.length; i = Atomics.add(next, 0, 1)) {
-  let message: PartMessage;
-  try {
-    message = checkOne(i);
-  } catch (err) {
-    message = { part: i, error: err instanceof Error ? err.message : String(err) };
+function checkAll(work: PartWork): void {
+  const next = new Int32Array(work.next);
+  for (let i = Atomics.add(next, 0, 1); i < work.order.length; i = Atomics.add(next, 0, 1)) {
+    const part = work.order[i]!;
+    let message: PartMessage;
+    try {
+      message = checkOne(work, part);
+    } catch (err) {
+      message = { part, error: err instanceof Error ? err.message : String(err) };
+    }
+    // (No forced collection between parts: V8's `gc()` also drops compiled code, and every part would
+    // compile the checks again: twice the time, measured.)
+    parentPort?.postMessage(message);
   }
-  // (No forced collection between parts: V8's `gc()` also drops compiled code, and every part would
-  // compile the checks again: twice the time, measured.)
-  parentPort?.postMessage(message);
 }
+
+// Started before the module is parsed: the work (or null, nothing to do) comes as the first message.
+parentPort?.once('message', (work: PartWork | null) => {
+  if (work !== null) checkAll(work);
+});

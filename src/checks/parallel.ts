@@ -5,9 +5,8 @@
 // the workers take parts from a shared counter. The parts' results are merged in
 // part order exactly as a sequential run merges them (`PartResults`), so the
 // report is the same, byte for byte, whatever the number of threads.
-// The main thread first runs the module-level checks on the whole tree, then
-// lets the tree go before the workers start: the peak is then the workers'
-// parts, not the whole module beside them.
+// The main thread starts the workers, runs the module-level checks on the
+// whole tree meanwhile, then lets the tree go while the workers go on.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Worker as WorkerType } from 'node:worker_threads';
@@ -31,7 +30,9 @@ export interface PartWork {
   readonly bodies: readonly (readonly [number, number, number])[];
   /** Per part: its functions, and the functions whose bodies its worker keeps (the part and its callees). */
   readonly parts: readonly { readonly functions: readonly number[]; readonly keep: readonly number[] }[];
-  /** Int32 [next part to take]. */
+  /** The order in which the parts are taken (largest first). */
+  readonly order: readonly number[];
+  /** Int32 [next position in `order` to take]. */
   readonly next: SharedArrayBuffer;
 }
 
@@ -82,34 +83,66 @@ function closure(run: PreparedRun, part: readonly FunctionModel[]): number[] {
   return run.ctx.analysis.model.functions.filter((fn) => names.has(fn.name)).map(offsetOf);
 }
 
-/** Starts up to `jobs` workers on the parts; resolves with each part's message (undefined: not checked). */
-async function checkPartsInWorkers(work: PartWork, jobs: number, memoryLimitMb: number, script: URL): Promise<(PartMessage | undefined)[]> {
-  const messages: (PartMessage | undefined)[] = new Array<PartMessage | undefined>(work.parts.length).fill(undefined);
-  const { Worker } = await import('node:worker_threads');
-  const workers: WorkerType[] = [];
-  for (let i = 0; i < Math.min(jobs, work.parts.length); i++) {
-    workers.push(new Worker(script, { workerData: work, resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } }));
+/**
+ * Worker threads for one module's parts, started before the module is parsed so that they load while it
+ * is (some tenths of a second each); each is then sent the work, or null to end.
+ */
+export class PartWorkers {
+  private readonly workers: WorkerType[] = [];
+  private readonly exited: Promise<void>[] = [];
+  private readonly messages: ((m: PartMessage) => void)[] = [];
+
+  private constructor(count: number, memoryLimitMb: number, script: URL, Worker: typeof WorkerType) {
+    for (let i = 0; i < count; i++) {
+      const w = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } });
+      this.workers.push(w);
+      w.on('message', (m: PartMessage) => { for (const f of this.messages) f(m); });
+      // A worker that fails (out of memory) leaves its part unchecked: the main thread checks it.
+      w.on('error', () => undefined);
+      this.exited.push(new Promise<void>((resolve) => w.on('exit', () => resolve())));
+    }
   }
-  await Promise.all(workers.map((w) => new Promise<void>((resolve) => {
-    w.on('message', (m: PartMessage) => { messages[m.part] = m; });
-    // A worker that fails (out of memory) leaves its part unchecked: this thread checks it.
-    w.on('error', () => undefined);
-    w.on('exit', () => resolve());
-  })));
-  return messages;
+
+  static async start(count: number, memoryLimitMb: number, script: URL = WORKER): Promise<PartWorkers> {
+    return new PartWorkers(count, memoryLimitMb, script, (await import('node:worker_threads')).Worker);
+  }
+
+  get count(): number {
+    return this.workers.length;
+  }
+
+  /** Sends the work to as many workers as it has parts (the others end); resolves with each part's message
+   *  (undefined: not checked) once every worker has ended. */
+  check(work: PartWork): Promise<(PartMessage | undefined)[]> {
+    const messages: (PartMessage | undefined)[] = new Array<PartMessage | undefined>(work.parts.length).fill(undefined);
+    this.messages.push((m) => { messages[m.part] = m; });
+    for (const [i, w] of this.workers.entries()) w.postMessage(i < work.parts.length ? work : null);
+    return Promise.all(this.exited).then(() => messages);
+  }
+
+  /** Ends every worker (nothing to check: the module did not parse, or is one part). */
+  async stop(): Promise<void> {
+    for (const w of this.workers) w.postMessage(null);
+    await Promise.all(this.exited);
+  }
+}
+
+/** Part indices, largest part (in instructions) first: the workers take them in this order, so that the
+ *  last parts taken are small and the threads end together. */
+function largestFirst(parts: readonly (readonly FunctionModel[])[]): number[] {
+  const size = parts.map((p) => p.reduce((n, fn) => n + fn.instructions.length, 0));
+  return parts.map((_, i) => i).sort((a, b) => size[b]! - size[a]! || a - b);
 }
 
 /**
- * The module-level checks, run on the whole tree, and the parts' work for the workers; undefined for a
- * module of one part. Nothing of the tree is returned: the caller lets it go.
+ * The parts' work for the workers and the checks that run on the whole module; undefined for a module of
+ * one part.
  */
-function firstPhase(run: PreparedRun): { early: Map<string, RawResult>; partwise: readonly Check[]; work: PartWork } | undefined {
+function plan(run: PreparedRun): { whole: readonly Check[]; partwise: readonly Check[]; work: PartWork } | undefined {
   const { ctx } = run;
   const parts = splitParts(ctx.functions, run.chunk);
   const { whole, partwise } = planChecks(run.checks, parts.length);
   if (partwise.length === 0) return undefined;
-  const early = new Map<string, RawResult>();
-  checkWhole(whole, ctx, early);
   const work: PartWork = {
     text: ctx.text,
     analysisOptions: ctx.analysis.options,
@@ -117,9 +150,10 @@ function firstPhase(run: PreparedRun): { early: Map<string, RawResult>; partwise
     checks: partwise.map((c) => c.meta.id),
     bodies: ctx.analysis.model.functions.map((fn) => [offsetOf(fn), fn.decl.body!.range.offset, fn.decl.body!.range.endOffset] as const),
     parts: parts.map((part) => ({ functions: part.map(offsetOf), keep: closure(run, part) })),
+    order: largestFirst(parts),
     next: new SharedArrayBuffer(4),
   };
-  return { early, partwise, work };
+  return { whole, partwise, work };
 }
 
 /** The whole module parsed and analyzed again, for what the workers left (a failed part, a check asked again). */
@@ -132,18 +166,27 @@ function wholeAgain(work: PartWork): { ctx: CheckContext; parts: FunctionModel[]
 
 /**
  * Runs a prepared run with its parts checked by up to `jobs` worker threads; the same report as
- * `runSelected`. The module-level checks run first, on this thread, on the whole tree; the tree is then
- * let go (`release`), so that the workers' parts, not the whole module beside them, make the peak. A part
+ * `runSelected`. The module-level checks run on this thread, on the whole tree, while the workers start
+ * and take their first parts; the tree is then let go (`release`). A part
  * whose worker failed, and a check asked again on the whole module, make this thread parse it again.
- * `script` is the worker's (tests give one that fails).
+ * `script` is the worker's (tests give one that fails); `started`, workers started beforehand.
  */
-export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER): Promise<FileReport> {
-  const first = firstPhase(run);
-  if (first === undefined) return run.finish(runSelected(run.checks, run.ctx, run.chunk));
-  const { early, partwise, work } = first;
+export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER, started?: PartWorkers): Promise<FileReport> {
+  const planned = plan(run);
+  if (planned === undefined) {
+    await started?.stop();
+    return run.finish(runSelected(run.checks, run.ctx, run.chunk));
+  }
+  const { whole, partwise, work } = planned;
+  // The workers take their parts while this thread runs the module-level checks (on the 17 MB bench module
+  // about a second), then lets the tree go.
+  const workers = started ?? await PartWorkers.start(jobs, memoryLimitMb, script);
+  const checked = workers.check(work);
+  const early = new Map<string, RawResult>();
+  checkWhole(whole, run.ctx, early);
   run.release();
   fullCollection();
-  const messages = await checkPartsInWorkers(work, jobs, memoryLimitMb, script);
+  const messages = await checked;
   let again: ReturnType<typeof wholeAgain> | undefined;
   const results = new PartResults();
   for (const [i, m] of messages.entries()) {

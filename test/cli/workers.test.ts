@@ -64,6 +64,23 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(partThreads(17_000_000, 8, 900)).toBe(1);
   });
 
+  it('uses workers started before parsing, and ends them when there is nothing to check', async () => {
+    const { parsePtx } = await load<Parse>('dist/parser/parse.js');
+    const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
+    const { PartWorkers, runInParts } = await load<Parallel>('dist/checks/parallel.js');
+    const text = readFileSync(MODULES[0]!, 'utf8');
+    const started = await PartWorkers.start(3, 512);
+    expect(started.count).toBe(3);
+    const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkInstructions: 1 }), 3, 512, undefined, started);
+    expect(data(report)).toBe(data(runChecks(parsePtx(text).module, text, { chunkInstructions: 1 })));
+    // One part: no work for them; they end and the run is the sequential one.
+    const idle = await PartWorkers.start(2, 512);
+    const whole = await runInParts(prepareRun(parsePtx(text).module, text, {}), 2, 512, undefined, idle);
+    expect(data(whole)).toBe(data(runChecks(parsePtx(text).module, text, {})));
+    // The module did not parse: the caller ends them.
+    await (await PartWorkers.start(2, 512)).stop();
+  });
+
   it('checks a part itself when its worker fails', async () => {
     const { parsePtx } = await load<Parse>('dist/parser/parse.js');
     const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
