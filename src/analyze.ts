@@ -261,13 +261,11 @@ function cloneableOptions(options: AnalyzeOptions): AnalyzeOptions {
   return rest;
 }
 
-/** V8 flags of the analysis processes: PTX_DEBUG_V8_FLAGS (space-separated) replaces the default. */
+/** Node/V8 flags for the analysis processes, from PTX_DEBUG_V8_FLAGS (space-separated; none by default: of
+ *  the flags measured on the bench host, none gave more than the host's own variation, docs/performance.md). */
 export function analysisV8Flags(env: NodeJS.ProcessEnv = process.env): string[] {
-  const given = env.PTX_DEBUG_V8_FLAGS;
-  return (given ?? ANALYSIS_V8_FLAGS.join(' ')).split(/\s+/).filter((f) => f.length > 0);
+  return (env.PTX_DEBUG_V8_FLAGS ?? '').split(/\s+/).filter((f) => f.length > 0);
 }
-
-export const ANALYSIS_V8_FLAGS: readonly string[] = [];
 
 /** Spreads files over `jobs` child processes (src/analyze-worker.ts); results come back in input order.
  *  With `timeoutSeconds`, a file that runs longer is reported as not analyzed and its process is replaced.

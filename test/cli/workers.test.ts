@@ -105,6 +105,25 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(progress).toEqual([1, 2, 3, 4]);
   });
 
+  it('gives the analysis processes the flags of PTX_DEBUG_V8_FLAGS, and none of its own', async () => {
+    const { analysisV8Flags, analyzeFiles } = await load<Analyze>('dist/analyze.js');
+    expect(analysisV8Flags({})).toEqual([]);
+    expect(analysisV8Flags({ PTX_DEBUG_V8_FLAGS: ' --no-turbo-inlining  --max-semi-space-size=32 ' })).toEqual(['--no-turbo-inlining', '--max-semi-space-size=32']);
+    const saved = process.env.PTX_DEBUG_V8_FLAGS;
+    process.env.PTX_DEBUG_V8_FLAGS = '--no-turbo-inlining';
+    try {
+      const flagged = await analyzeFiles(['examples/block-reduce.ptx'], { isolate: true });
+      expect(data(flagged)).toBe(data(await analyzeFiles(['examples/block-reduce.ptx'], {})));
+      // A flag the runtime refuses: the process does not start, and the file says so.
+      process.env.PTX_DEBUG_V8_FLAGS = '--no-such-flag-anywhere';
+      const refused = await analyzeFiles(['examples/block-reduce.ptx'], { isolate: true });
+      expect(refused.files[0]!.error?.message).toMatch(/^not analyzed: its analysis process stopped/);
+    } finally {
+      if (saved === undefined) delete process.env.PTX_DEBUG_V8_FLAGS;
+      else process.env.PTX_DEBUG_V8_FLAGS = saved;
+    }
+  });
+
   it('reports a module checked by part threads and over the time limit as not analyzed, promptly', async () => {
     const { analyzeFiles } = await load<Analyze>('dist/analyze.js');
     const { partThreads } = await load<Parallel>('dist/checks/parallel.js');
