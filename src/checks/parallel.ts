@@ -47,9 +47,9 @@ export interface PartMessage {
 const WORKER = new URL('../part-worker.js', import.meta.url);
 
 /** Threads for one module's parts unless `--jobs` says otherwise: on the 17 MB bench module 8 threads
- *  took 16.3 s against 25.9 s on one and 20.3 s on four, and 16 little less than 8 (docs/performance.md):
- *  each part runs slower the more threads share the process, and parsing, the module-level checks and
- *  the report stay on one thread. */
+ *  took about 12 s against 23 s on one and 16 s on four, and 12 or 16 no less than 8 (docs/performance.md):
+ *  each thread compiles the checks anew and runs its first parts slowly, and parsing and the report stay on
+ *  one thread. */
 export const DEFAULT_PART_THREADS = 8;
 
 /** PTX per part thread: a thread costs about 100 MB (eight on a 2.8 MB module: 925 MB against 295 MB on
