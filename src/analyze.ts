@@ -182,12 +182,19 @@ export async function analyzeTextInParts(text: string, file: string, options: An
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
   // The workers load while the module is parsed.
   const workers = await PartWorkers.start(jobs, limit);
-  const p = prepareAnalysis(text, file, options);
+  let p: Prepared;
+  try {
+    p = prepareAnalysis(text, file, options);
+  } catch (err) {
+    await workers.stop();
+    throw err;
+  }
   if (p.done !== undefined) {
     await workers.stop();
     return p.done;
   }
-  const check = (): Promise<FileReport> => runInParts(p.run, jobs, limit, undefined, workers);
+  const run = p.run;
+  const check = (): Promise<FileReport> => runInParts(run, jobs, limit, undefined, workers);
   return analyzed(text, file, p, await (options.compactHeap === true ? withCompactHeapAsync(check) : check()));
 }
 

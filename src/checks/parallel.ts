@@ -172,7 +172,13 @@ function wholeAgain(work: PartWork): { ctx: CheckContext; parts: FunctionModel[]
  * `script` is the worker's (tests give one that fails); `started`, workers started beforehand.
  */
 export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER, started?: PartWorkers): Promise<FileReport> {
-  const planned = plan(run);
+  let planned: ReturnType<typeof plan>;
+  try {
+    planned = plan(run);
+  } catch (err) {
+    await started?.stop();
+    throw err;
+  }
   if (planned === undefined) {
     await started?.stop();
     return run.finish(runSelected(run.checks, run.ctx, run.chunk));
