@@ -182,20 +182,16 @@ export async function analyzeTextInParts(text: string, file: string, options: An
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
   // The workers load while the module is parsed.
   const workers = await PartWorkers.start(jobs, limit);
-  let p: Prepared;
   try {
-    p = prepareAnalysis(text, file, options);
-  } catch (err) {
+    const p = prepareAnalysis(text, file, options);
+    if (p.done !== undefined) return p.done;
+    const run = p.run;
+    const check = (): Promise<FileReport> => runInParts(run, jobs, limit, undefined, workers);
+    return analyzed(text, file, p, await (options.compactHeap === true ? withCompactHeapAsync(check) : check()));
+  } finally {
+    // Those given no work (a file that did not parse, a module of one part, a throw) end here.
     await workers.stop();
-    throw err;
   }
-  if (p.done !== undefined) {
-    await workers.stop();
-    return p.done;
-  }
-  const run = p.run;
-  const check = (): Promise<FileReport> => runInParts(run, jobs, limit, undefined, workers);
-  return analyzed(text, file, p, await (options.compactHeap === true ? withCompactHeapAsync(check) : check()));
 }
 
 /** Expands files and directories (walked for *.ptx, sorted) and `-`. */

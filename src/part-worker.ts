@@ -8,13 +8,12 @@ import { AnalysisContext } from './cfg/context.js';
 import { CHECKS } from './checks/index.js';
 import type { PartMessage, PartWork } from './checks/parallel.js';
 import { checkPart } from './checks/run.js';
-import type { CheckContext } from './checks/types.js';
+import type { Check, CheckContext } from './checks/types.js';
 import { parsePtx } from './parser/parse.js';
 
 const byId = new Map(CHECKS.map((c) => [c.meta.id as string, c]));
 
-function checkOne(work: PartWork, index: number): PartMessage {
-  const checks = work.checks.map((id) => byId.get(id)!);
+function checkOne(work: PartWork, checks: readonly Check[], index: number): PartMessage {
   const part = work.parts[index]!;
   const keep = new Set(part.keep);
   const skip = new Map<number, number>();
@@ -35,11 +34,12 @@ function checkOne(work: PartWork, index: number): PartMessage {
 
 function checkAll(work: PartWork): void {
   const next = new Int32Array(work.next);
+  const checks = work.checks.map((id) => byId.get(id)!);
   for (let i = Atomics.add(next, 0, 1); i < work.order.length; i = Atomics.add(next, 0, 1)) {
     const part = work.order[i]!;
     let message: PartMessage;
     try {
-      message = checkOne(work, part);
+      message = checkOne(work, checks, part);
     } catch (err) {
       message = { part, error: err instanceof Error ? err.message : String(err) };
     }

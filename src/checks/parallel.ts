@@ -90,13 +90,13 @@ function closure(run: PreparedRun, part: readonly FunctionModel[]): number[] {
 export class PartWorkers {
   private readonly workers: WorkerType[] = [];
   private readonly exited: Promise<void>[] = [];
-  private readonly messages: ((m: PartMessage) => void)[] = [];
+  private messages: (PartMessage | undefined)[] = [];
 
   private constructor(count: number, memoryLimitMb: number, script: URL, Worker: typeof WorkerType) {
     for (let i = 0; i < count; i++) {
       const w = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } });
       this.workers.push(w);
-      w.on('message', (m: PartMessage) => { for (const f of this.messages) f(m); });
+      w.on('message', (m: PartMessage) => { this.messages[m.part] = m; });
       // A worker that fails (out of memory) leaves its part unchecked: the main thread checks it.
       w.on('error', () => undefined);
       this.exited.push(new Promise<void>((resolve) => w.on('exit', () => resolve())));
@@ -114,13 +114,13 @@ export class PartWorkers {
   /** Sends the work to as many workers as it has parts (the others end); resolves with each part's message
    *  (undefined: not checked) once every worker has ended. */
   check(work: PartWork): Promise<(PartMessage | undefined)[]> {
-    const messages: (PartMessage | undefined)[] = new Array<PartMessage | undefined>(work.parts.length).fill(undefined);
-    this.messages.push((m) => { messages[m.part] = m; });
+    const messages = new Array<PartMessage | undefined>(work.parts.length).fill(undefined);
+    this.messages = messages;
     for (const [i, w] of this.workers.entries()) w.postMessage(i < work.parts.length ? work : null);
     return Promise.all(this.exited).then(() => messages);
   }
 
-  /** Ends every worker (nothing to check: the module did not parse, or is one part). */
+  /** Ends every worker not given work (the module did not parse, or is one part); harmless after `check`. */
   async stop(): Promise<void> {
     for (const w of this.workers) w.postMessage(null);
     await Promise.all(this.exited);
@@ -169,20 +169,12 @@ function wholeAgain(work: PartWork): { ctx: CheckContext; parts: FunctionModel[]
  * `runSelected`. The module-level checks run on this thread, on the whole tree, while the workers start
  * and take their first parts; the tree is then let go (`release`). A part
  * whose worker failed, and a check asked again on the whole module, make this thread parse it again.
- * `script` is the worker's (tests give one that fails); `started`, workers started beforehand.
+ * `script` is the worker's (tests give one that fails); `started`, workers started beforehand, which their
+ * starter stops (`stop`) whatever happens here.
  */
 export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER, started?: PartWorkers): Promise<FileReport> {
-  let planned: ReturnType<typeof plan>;
-  try {
-    planned = plan(run);
-  } catch (err) {
-    await started?.stop();
-    throw err;
-  }
-  if (planned === undefined) {
-    await started?.stop();
-    return run.finish(runSelected(run.checks, run.ctx, run.chunk));
-  }
+  const planned = plan(run);
+  if (planned === undefined) return run.finish(runSelected(run.checks, run.ctx, run.chunk));
   const { whole, partwise, work } = planned;
   // The workers take their parts while this thread runs the module-level checks (on the 17 MB bench module
   // about a second), then lets the tree go.

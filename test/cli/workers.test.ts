@@ -24,6 +24,16 @@ const MODULES = ['fixtures/corpus/llvm/ptx/recursion_local.sm_80.ptx', 'fixtures
 /** A report as data, timings left out. */
 const data = (r: unknown): string => JSON.stringify(r, (k, v: unknown) => (k === 'timings' ? undefined : v));
 
+/** A part worker that records each part it posts in `marker` ('w' checked, 'e' failed). */
+function countingWorker(marker: string): URL {
+  const script = `${marker}.worker.mjs`;
+  writeFileSync(script, `import { appendFileSync } from 'node:fs';\nimport { parentPort } from 'node:worker_threads';\n`
+    + `const post = parentPort.postMessage.bind(parentPort);\n`
+    + `parentPort.postMessage = (m) => { appendFileSync(${JSON.stringify(marker)}, m.results ? 'w' : 'e'); post(m); };\n`
+    + `await import(${JSON.stringify(pathToFileURL(resolve('dist/part-worker.js')).href)});\n`);
+  return pathToFileURL(script);
+}
+
 describe.skipIf(!BUILT)('worker threads', () => {
   mkdirSync(DIR, { recursive: true });
   afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -37,15 +47,11 @@ describe.skipIf(!BUILT)('worker threads', () => {
     // to worker threads directly here.)
     // Through worker threads that say they ran: every part was theirs, none this thread's.
     const marker = join(DIR, `${file.replaceAll('/', '_')}.parts`);
-    const counting = join(DIR, 'counting-worker.mjs');
-    writeFileSync(counting, `import { appendFileSync } from 'node:fs';\nimport { parentPort } from 'node:worker_threads';\n`
-      + `const post = parentPort.postMessage.bind(parentPort);\n`
-      + `parentPort.postMessage = (m) => { appendFileSync(${JSON.stringify(marker)}, m.results ? 'w' : 'e'); post(m); };\n`
-      + `await import(${JSON.stringify(pathToFileURL(resolve('dist/part-worker.js')).href)});\n`);
+    const counting = countingWorker(marker);
     const { parsePtx } = await load<Parse>('dist/parser/parse.js');
     const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
     const { runInParts } = await load<Parallel>('dist/checks/parallel.js');
-    const counted = await runInParts(prepareRun(parsePtx(text).module, text, { chunkInstructions: 1 }), 2, 512, pathToFileURL(counting));
+    const counted = await runInParts(prepareRun(parsePtx(text).module, text, { chunkInstructions: 1 }), 2, 512, counting);
     expect(data(counted)).toBe(data(runChecks(parsePtx(text).module, text, { chunkInstructions: 1 })));
     const parts = readFileSync(marker, 'utf8');
     expect(parts).toMatch(/^w+$/);
@@ -69,16 +75,21 @@ describe.skipIf(!BUILT)('worker threads', () => {
     const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
     const { PartWorkers, runInParts } = await load<Parallel>('dist/checks/parallel.js');
     const text = readFileSync(MODULES[0]!, 'utf8');
-    const started = await PartWorkers.start(3, 512);
+    const marker = join(DIR, 'started.parts');
+    const started = await PartWorkers.start(3, 512, countingWorker(marker));
     expect(started.count).toBe(3);
     const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkInstructions: 1 }), 3, 512, undefined, started);
     expect(data(report)).toBe(data(runChecks(parsePtx(text).module, text, { chunkInstructions: 1 })));
-    // One part: no work for them; they end and the run is the sequential one.
-    const idle = await PartWorkers.start(2, 512);
+    // Every part was checked by the workers started beforehand.
+    expect(readFileSync(marker, 'utf8')).toMatch(/^ww+$/);
+    await started.stop(); // (after their work: nothing left to end)
+    // One part: no work for them; the run is the sequential one, and their starter ends them.
+    const idleMarker = join(DIR, 'idle.parts');
+    const idle = await PartWorkers.start(2, 512, countingWorker(idleMarker));
     const whole = await runInParts(prepareRun(parsePtx(text).module, text, {}), 2, 512, undefined, idle);
     expect(data(whole)).toBe(data(runChecks(parsePtx(text).module, text, {})));
-    // The module did not parse: the caller ends them.
-    await (await PartWorkers.start(2, 512)).stop();
+    await idle.stop();
+    expect(existsSync(idleMarker)).toBe(false);
   });
 
   it('checks a part itself when its worker fails', async () => {
