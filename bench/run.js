@@ -11,6 +11,7 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { compareKeywordLexers } from './keyword-lexer.js';
 import { writeScaleInputs } from './scale.js';
+import { DEFAULT_ANALYSIS_V8_FLAGS } from '../dist/analyze.js';
 
 const CACHE = 'bench/.cache';
 // The measuring child; a bundled copy (no node_modules) where the bench runs elsewhere.
@@ -33,8 +34,9 @@ function countLines(file) {
   return n;
 }
 
+// Parse and engine run in the measuring process with the V8 flags the tool's analysis processes use.
 function measure(file, mode, runs, jobs) {
-  const out = execFileSync(process.execPath, ['--max-old-space-size=16384', ONE, file, String(runs), mode, ...(jobs !== undefined ? [jobs] : [])], { maxBuffer: 1 << 20 });
+  const out = execFileSync(process.execPath, ['--max-old-space-size=16384', ...DEFAULT_ANALYSIS_V8_FLAGS, ONE, file, String(runs), mode, ...(jobs !== undefined ? [jobs] : [])], { maxBuffer: 1 << 20 });
   return JSON.parse(out.toString());
 }
 

@@ -116,10 +116,12 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(progress).toEqual([1, 2, 3, 4]);
   });
 
-  it('gives the analysis processes the flags of PTX_DEBUG_V8_FLAGS, and none of its own', async () => {
-    const { analysisV8Flags, analyzeFiles } = await load<Analyze>('dist/analyze.js');
-    expect(analysisV8Flags({})).toEqual([]);
-    expect(analysisV8Flags({ PTX_DEBUG_V8_FLAGS: ' --no-turbo-inlining  --max-semi-space-size=32 ' })).toEqual(['--no-turbo-inlining', '--max-semi-space-size=32']);
+  it('gives the analysis processes its default flags, then those of PTX_DEBUG_V8_FLAGS', async () => {
+    const { analysisV8Flags, analyzeFiles, DEFAULT_ANALYSIS_V8_FLAGS } = await load<Analyze>('dist/analyze.js');
+    expect(DEFAULT_ANALYSIS_V8_FLAGS).toEqual(['--max-inlined-bytecode-size=50']);
+    expect(analysisV8Flags({})).toEqual([...DEFAULT_ANALYSIS_V8_FLAGS]);
+    expect(analysisV8Flags({ PTX_DEBUG_V8_FLAGS: ' --no-turbo-inlining  --max-semi-space-size=32 ' }))
+      .toEqual([...DEFAULT_ANALYSIS_V8_FLAGS, '--no-turbo-inlining', '--max-semi-space-size=32']);
     const saved = process.env.PTX_DEBUG_V8_FLAGS;
     process.env.PTX_DEBUG_V8_FLAGS = '--no-turbo-inlining';
     try {
