@@ -330,6 +330,41 @@ interface ModuleTables {
   readonly functions: Map<string, FunctionSymbol>;
 }
 
+/** A function's model. `resolve` and `resolveGuard` are methods of one class, not closures made per function:
+ *  code that calls them for many functions then meets one call target (V8 deoptimized such call sites each time
+ *  a new function's closure came by). */
+class FunctionModelOf implements FunctionModel {
+  readonly name: string;
+  readonly isEntry: boolean;
+  readonly instructions: readonly FlatInstruction[];
+  readonly scope: Scope;
+  readonly labels: readonly LabelSymbol[];
+  readonly registers: readonly RegisterSymbol[];
+  readonly unresolved: readonly { readonly instruction: FlatInstruction; readonly name: A.NameExpr }[];
+  private readonly resolved: ReadonlyMap<A.NameExpr, SymbolRef>;
+  private readonly guards: ReadonlyMap<A.Guard, SymbolRef>;
+
+  constructor(readonly decl: A.FunctionDecl, b: FunctionBuilder) {
+    this.name = decl.name;
+    this.isEntry = decl.isEntry;
+    this.instructions = b.instructions;
+    this.scope = b.scope;
+    this.labels = b.labels;
+    this.registers = b.registers;
+    this.unresolved = b.unresolved;
+    this.resolved = b.resolved;
+    this.guards = b.guards;
+  }
+
+  resolve(name: A.NameExpr): SymbolRef | undefined {
+    return this.resolved.get(name);
+  }
+
+  resolveGuard(guard: A.Guard): SymbolRef | undefined {
+    return this.guards.get(guard);
+  }
+}
+
 /** Builds the semantic model of a parsed module. */
 export function buildModuleModel(module: A.Module): ModuleModel {
   const tables: ModuleTables = { variables: new Map(), functions: new Map() };
@@ -354,14 +389,7 @@ export function buildModuleModel(module: A.Module): ModuleModel {
     b.walk(s.body, b.scope);
     b.flushLabels();
     b.resolveOperands();
-    const resolved = b.resolved;
-    const guards = b.guards;
-    functions.push({
-      resolveGuard: (g) => guards.get(g),
-      decl: s, name: s.name, isEntry: s.isEntry, instructions: b.instructions, scope: b.scope,
-      labels: b.labels, registers: b.registers, unresolved: b.unresolved,
-      resolve: (n) => resolved.get(n),
-    });
+    functions.push(new FunctionModelOf(s, b));
   }
   return { module, functions, functionsByName: tables.functions, variables: tables.variables, files };
 }

@@ -194,7 +194,8 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
   const dimsOf = (box: Box): (readonly [number, number])[] => [box.x, box.y, box.z];
   const boxA = dimsOf(a.box).map(([lo, hi], d) => [Math.max(0, lo), Math.min(ctx.extents[d]! - 1, hi)] as const);
   const boxB = dimsOf(b.box).map(([lo, hi], d) => [Math.max(0, lo), Math.min(ctx.extents[d]! - 1, hi)] as const);
-  if ([...boxA, ...boxB].some(([lo, hi]) => lo > hi)) return { kind: 'disjoint' };
+  const empty = ([lo, hi]: readonly [number, number]): boolean => lo > hi;
+  if (boxA.some(empty) || boxB.some(empty)) return { kind: 'disjoint' };
 
   const termsA: ThreadTerm[] = [];
   const termsB: ThreadTerm[] = [];
@@ -295,7 +296,11 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
   let hidden = false;
   const hiddenDigits: { dim: number; shift: number; lo: number; hi: number; alo: number; bhi: number }[] = [];
   for (let d = 0; d < 3; d++) {
-    const shifts = [...new Set([0, ...(crossWarp && d === 0 ? [5] : []), ...termsA.filter((t) => t.dim === d).map((t) => t.shift), ...termsB.filter((t) => t.dim === d).map((t) => t.shift)])].sort((x, y) => x - y);
+    const shiftSet = new Set<number>([0]);
+    if (crossWarp && d === 0) shiftSet.add(5);
+    for (const t of termsA) if (t.dim === d) shiftSet.add(t.shift);
+    for (const t of termsB) if (t.dim === d) shiftSet.add(t.shift);
+    const shifts = [...shiftSet].sort((x, y) => x - y);
     const ba = digitBounds(boxA[d]![0], boxA[d]![1], shifts);
     const bb = digitBounds(boxB[d]![0], boxB[d]![1], shifts);
     for (let j = 0; j < shifts.length; j++) {
