@@ -283,9 +283,9 @@ export const F054: Check = {
         const part = threads.all({ c: 0, terms: threadTerms, mayWrap: false });
         let partLo = Infinity;
         let partHi = -Infinity;
-        for (const x of part) {
-          partLo = Math.min(partLo, x);
-          partHi = Math.max(partHi, x);
+        for (let t = 0; t < part.length; t++) {
+          partLo = Math.min(partLo, part[t]!);
+          partHi = Math.max(partHi, part[t]!);
         }
         const rest: Form = { c: offset.c, terms: offset.terms.filter((t) => !threads.isThread(af.symbols[t.sym]!)), mayWrap: false };
         const conds = constraintsAt(ctx.analysis, fn, af, a.index, memo);

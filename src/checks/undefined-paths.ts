@@ -185,12 +185,28 @@ function forget(facts: Facts, ins: number): Facts {
   return out ?? facts;
 }
 
-const signature = (st: State): string => [
-  st.block,
-  [...st.facts].map(([k, f]) => `${k}=${f.value ? 1 : 0}`).sort().join('|'),
-  [...st.last].map(([r, d]) => `${r}:${d}`).sort().join(','),
-  [...st.preds].map(([r, c]) => `${r}:${c.negated ? '!' : ''}${c.key}`).sort().join(','),
-].join('#');
+/** A state as text: equal texts, equal states (the search visits each once). Empty parts cost nothing. */
+function signature(st: State): string {
+  let out = `${st.block}#`;
+  if (st.facts.size > 0) {
+    const parts: string[] = [];
+    for (const [k, f] of st.facts) parts.push(`${k}=${f.value ? 1 : 0}`);
+    out += parts.sort().join('|');
+  }
+  out += '#';
+  if (st.last.size > 0) {
+    const parts: string[] = [];
+    for (const [r, d] of st.last) parts.push(`${r}:${d}`);
+    out += parts.sort().join(',');
+  }
+  out += '#';
+  if (st.preds.size > 0) {
+    const parts: string[] = [];
+    for (const [r, c] of st.preds) parts.push(`${r}:${c.negated ? '!' : ''}${c.key}`);
+    out += parts.sort().join(',');
+  }
+  return out;
+}
 
 /**
  * Whether a path from the entry on which register `reg` is never written may
@@ -207,13 +223,26 @@ export interface SearchBudget {
 export const FUNCTION_SEARCH_BUDGET = 3_000;
 const SEARCH_BUDGET = 1_000;
 
+/** The conditions of a function, made once per reaching-definitions result (a search per read made them again,
+ *  a walk over the whole function each time). They hold nothing a search changes. */
+const CONDITIONS = new WeakMap<ReachingDefinitions, Conditions>();
+
+function conditionsOf(fn: FunctionModel, rd: ReachingDefinitions): Conditions {
+  let c = CONDITIONS.get(rd);
+  if (c === undefined) {
+    c = new Conditions(fn, rd);
+    CONDITIONS.set(rd, c);
+  }
+  return c;
+}
+
 export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use: number, reg: number, shared: SearchBudget = { left: FUNCTION_SEARCH_BUDGET }): boolean {
   if (shared.left <= 0) return true;
   const budget = SEARCH_BUDGET;
   const rd = ctx.analysis.get(fn, reachingDefinitionsAnalysis);
   const cfg = ctx.analysis.cfg(fn);
   const t = rd.table;
-  const conds = new Conditions(fn, rd);
+  const conds = conditionsOf(fn, rd);
   const live = ctx.analysis.get(fn, livenessAnalysis);
   const seen = new Set<string>();
   const work: State[] = [{ block: 0, facts: new Map(), last: new Map(), preds: new Map() }];

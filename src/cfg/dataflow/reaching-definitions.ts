@@ -340,6 +340,22 @@ export interface ReachingDefinitions {
 
 const regId = (r: number | RegisterSymbol): number => (typeof r === 'number' ? r : r.id);
 
+/** Sorts numbers ascending in place: the short lists of `reaching`/`usesOf` (mostly one or two, already in
+ *  order) by insertion, without the builtin sort's copy; long ones by the builtin. */
+function sortAscending(a: number[]): number[] {
+  if (a.length > 32) return a.sort((x, y) => x - y);
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    while (j >= 0 && a[j]! > x) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = x;
+  }
+  return a;
+}
+
 /** Pre/post numbers of the dominator tree, for O(1) dominance. */
 function domNumbers(idom: Int32Array, root: number, count: number): { pre: Int32Array; post: Int32Array } {
   const head = new Int32Array(count).fill(-1);
@@ -557,7 +573,7 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
       if (s === -1) return [];
       const out: number[] = [];
       for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) out.push(defIns[rdDef[k]!]!);
-      return out.sort((a, b) => a - b);
+      return sortAscending(out);
     },
     usesOf(ins, reg) {
       const s = t.defSlot(ins, regId(reg));
@@ -565,7 +581,7 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
       const d = defIdOfSlot[s]!;
       const out: number[] = [];
       for (let k = duStart[d]!; k < duStart[d + 1]!; k++) out.push(useIns[duUse[k]!]!);
-      return out.sort((a, b) => a - b);
+      return sortAscending(out);
     },
     definitionsOf(reg) {
       const r = regId(reg);
