@@ -268,8 +268,8 @@ function cloneableOptions(options: AnalyzeOptions): AnalyzeOptions {
  * The V8 flags every analysis process runs with. The optimizing compiler inlines only callees of at most 50
  * bytecodes (460 by default): the checks are many large functions that V8 optimizes, deoptimizes and
  * optimizes again, and inlining made each of those compilations several times larger. Measured on
- * segmented_sort.ptx, one thread, development machine (docs/performance.md): 18% less CPU, 11% less time, the parser's speed
- * unchanged (a limit of 25 slows the parser; removing inlining slows it by a third).
+ * segmented_sort.ptx, one thread, development machine (docs/performance.md): 18% less CPU, 11% less time,
+ * the parser's speed unchanged (a limit of 25 slows the parser; removing inlining slows it by a third).
  */
 export const DEFAULT_ANALYSIS_V8_FLAGS: readonly string[] = ['--max-inlined-bytecode-size=50'];
 
