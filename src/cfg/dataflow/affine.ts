@@ -683,6 +683,42 @@ function compileSrc(fn: FunctionModel, e: A.Expression, slots: CompileState): Sr
   }
 }
 
+/** What an instruction's modifiers say: its types in order, its (last) integer type, its modifier flags. */
+interface ModifierInfo {
+  readonly types: readonly string[];
+  readonly ty: IntType | undefined;
+  readonly flags: number;
+}
+
+/** By modifier list: the fast parser gives instructions with the same modifiers one shared list. */
+const MODIFIER_INFO = new WeakMap<readonly string[], ModifierInfo>();
+
+function modifierInfo(mods: readonly string[]): ModifierInfo {
+  const hit = MODIFIER_INFO.get(mods);
+  if (hit !== undefined) return hit;
+  let types: readonly string[] = typeModifiers(mods);
+  if (types.length === 1) {
+    const shared = TYPE_LISTS.get(types[0]!);
+    if (shared !== undefined) types = shared;
+    else TYPE_LISTS.set(types[0]!, types);
+  }
+  const last = types[types.length - 1];
+  const width = last === undefined ? undefined : intWidth(last);
+  let ty: IntType | undefined;
+  if (width !== undefined) {
+    ty = INT_TYPES.get(last!);
+    if (ty === undefined) {
+      ty = { width, signed: last!.startsWith('.s') };
+      INT_TYPES.set(last!, ty);
+    }
+  }
+  let flags = 0;
+  for (const m of mods) flags |= MODIFIER_FLAGS.get(m) ?? 0;
+  const info: ModifierInfo = { types, ty, flags };
+  MODIFIER_INFO.set(mods, info);
+  return info;
+}
+
 function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const writtenParams = new Set<VariableSymbol>();
   const slots: CompileState = { n: 0, regs: new Array<Src>(fn.registers.length), known: [], knownDefs: [] };
@@ -691,24 +727,10 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     const fx = effects(fn, i);
     slots.known = fx.uses;
     slots.knownDefs = fx.defs;
-    let types: readonly string[] = typeModifiers(node.modifiers);
-    if (types.length === 1) {
-      const shared = TYPE_LISTS.get(types[0]!);
-      if (shared !== undefined) types = shared;
-      else TYPE_LISTS.set(types[0]!, types);
-    }
-    const last = types[types.length - 1];
-    const width = last === undefined ? undefined : intWidth(last);
-    let ty: IntType | undefined;
-    if (width !== undefined) {
-      ty = INT_TYPES.get(last!);
-      if (ty === undefined) {
-        ty = { width, signed: last!.startsWith('.s') };
-        INT_TYPES.set(last!, ty);
-      }
-    }
-    let flags = 0;
-    for (const m of node.modifiers) flags |= MODIFIER_FLAGS.get(m) ?? 0;
+    const mods = modifierInfo(node.modifiers);
+    const types = mods.types;
+    const ty = mods.ty;
+    let flags = mods.flags;
     if (node.operands[0]?.kind === 'Name') flags |= NAMED_DEST;
     if (PURE.has(node.opcode) || (node.opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
     const src = node.operands.map((o) => (o.kind === 'Address' || o.kind === 'Vector' || o.kind === 'PredPair' || o.kind === 'List' ? NONE : compileSrc(fn, o, slots)));
