@@ -99,7 +99,7 @@ export interface FunctionModel {
   readonly scope: Scope;
   /** Every label of the body, in order. */
   readonly labels: readonly LabelSymbol[];
-  /** What a name in an instruction denotes; unresolved names are absent. */
+  /** What a name in one of the function's instructions denotes; undefined for a name nothing declares. */
   resolve(name: A.NameExpr): SymbolRef | undefined;
   /** Registers created so far, by id. */
   readonly registers: readonly RegisterSymbol[];
@@ -185,8 +185,13 @@ class FunctionBuilder {
   readonly instructions: FlatInstruction[] = [];
   readonly labels: LabelSymbol[] = [];
   readonly registers: RegisterSymbol[] = [];
+  private readonly declTypes = new Map<A.VariableDecl, ReturnType<typeof declType>>();
+  /** Per name occurrence, in a body with nested `{ }` scopes (where a name's meaning depends on where it is). */
   readonly resolved = new Map<A.NameExpr, SymbolRef>();
   readonly guards = new Map<A.Guard, SymbolRef>();
+  /** Per name, in a body of one scope (most compiler output): every occurrence of a name means the same
+   *  (null: nothing). One entry per distinct name instead of one per occurrence. */
+  byName: Map<string, SymbolRef | null> | undefined = new Map();
   readonly unresolved: { instruction: FlatInstruction; name: A.NameExpr }[] = [];
   readonly scope: Scope;
   private loc: SourceLoc | undefined;
@@ -199,11 +204,16 @@ class FunctionBuilder {
   }
 
   private newRegister(name: string, decl: A.VariableDecl, isParam: boolean): RegisterSymbol {
-    const t = declType(decl);
-    const r: RegisterSymbol = {
-      kind: 'register', name, type: t.type, decl, id: this.registers.length, isParam,
-      ...(t.vector !== undefined ? { vector: t.vector } : {}),
-    };
+    // Registers of one declaration (`.reg .b32 %r<900>;`) share its type.
+    let t = this.declTypes.get(decl);
+    if (t === undefined) {
+      t = declType(decl);
+      this.declTypes.set(decl, t);
+    }
+    const id = this.registers.length;
+    const r: RegisterSymbol = t.vector === undefined
+      ? { kind: 'register', name, type: t.type, decl, id, isParam }
+      : { kind: 'register', name, type: t.type, decl, id, isParam, vector: t.vector };
     this.registers.push(r);
     return r;
   }
@@ -244,6 +254,7 @@ class FunctionBuilder {
           break;
         }
         case 'Block':
+          this.byName = undefined;
           this.walk(s, new Scope(scope, s));
           break;
         case 'Loc':
@@ -293,34 +304,50 @@ class FunctionBuilder {
     return this.module.variables.get(name) ?? this.module.functions.get(name);
   }
 
+  /** What `name` means in `scope`: from the per-name table in a body of one scope. */
+  private meaning(name: string, scope: Scope): SymbolRef | undefined {
+    const byName = this.byName;
+    if (byName === undefined) return this.lookup(name, scope);
+    let sym = byName.get(name);
+    if (sym === undefined) {
+      sym = this.lookup(name, scope) ?? null;
+      byName.set(name, sym);
+    }
+    return sym ?? undefined;
+  }
+
   resolveOperands(): void {
+    const perOccurrence = this.byName === undefined;
     for (const ins of this.instructions) {
-      const visit = (e: A.Expression): void => {
-        switch (e.kind) {
-          case 'Name': {
-            if (e.name === '_') return;
-            const sym = this.lookup(e.name, ins.scope);
-            if (sym !== undefined) this.resolved.set(e, sym);
-            else this.unresolved.push({ instruction: ins, name: e });
-            return;
-          }
-          case 'Unary': visit(e.arg); return;
-          case 'Binary': visit(e.left); visit(e.right); return;
-          case 'Conditional': visit(e.test); visit(e.then); visit(e.otherwise); return;
-          case 'Cast': visit(e.arg); return;
-          case 'Vector': case 'Address': case 'List': e.elements.forEach(visit); return;
-          case 'PredPair': visit(e.first); visit(e.second); return;
-          default: return;
-        }
-      };
-      ins.node.operands.forEach(visit);
+      for (const o of ins.node.operands) this.resolveIn(o, ins, perOccurrence);
       if (ins.node.guard !== undefined) {
         const g = ins.node.guard;
-        const fake: A.NameExpr = { kind: 'Name', name: g.predicate, range: g.range };
-        const sym = this.lookup(g.predicate, ins.scope);
-        if (sym !== undefined) this.guards.set(g, sym);
-        else this.unresolved.push({ instruction: ins, name: fake });
+        const sym = this.meaning(g.predicate, ins.scope);
+        if (sym === undefined) this.unresolved.push({ instruction: ins, name: { kind: 'Name', name: g.predicate, range: g.range } });
+        else if (perOccurrence) this.guards.set(g, sym);
       }
+    }
+  }
+
+  /** Resolves every name in an operand (a method, not a closure made per instruction). */
+  private resolveIn(e: A.Expression, ins: FlatInstruction, perOccurrence: boolean): void {
+    switch (e.kind) {
+      case 'Name': {
+        if (e.name === '_') return;
+        const sym = this.meaning(e.name, ins.scope);
+        if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
+        else if (perOccurrence) this.resolved.set(e, sym);
+        return;
+      }
+      case 'Unary': this.resolveIn(e.arg, ins, perOccurrence); return;
+      case 'Binary': this.resolveIn(e.left, ins, perOccurrence); this.resolveIn(e.right, ins, perOccurrence); return;
+      case 'Conditional':
+        this.resolveIn(e.test, ins, perOccurrence); this.resolveIn(e.then, ins, perOccurrence); this.resolveIn(e.otherwise, ins, perOccurrence);
+        return;
+      case 'Cast': this.resolveIn(e.arg, ins, perOccurrence); return;
+      case 'Vector': case 'Address': case 'List': for (const x of e.elements) this.resolveIn(x, ins, perOccurrence); return;
+      case 'PredPair': this.resolveIn(e.first, ins, perOccurrence); this.resolveIn(e.second, ins, perOccurrence); return;
+      default: return;
     }
   }
 }
@@ -343,6 +370,7 @@ class FunctionModelOf implements FunctionModel {
   readonly unresolved: readonly { readonly instruction: FlatInstruction; readonly name: A.NameExpr }[];
   private readonly resolved: ReadonlyMap<A.NameExpr, SymbolRef>;
   private readonly guards: ReadonlyMap<A.Guard, SymbolRef>;
+  private readonly byName: ReadonlyMap<string, SymbolRef | null> | undefined;
 
   constructor(readonly decl: A.FunctionDecl, b: FunctionBuilder) {
     this.name = decl.name;
@@ -354,14 +382,17 @@ class FunctionModelOf implements FunctionModel {
     this.unresolved = b.unresolved;
     this.resolved = b.resolved;
     this.guards = b.guards;
+    this.byName = b.byName;
   }
 
   resolve(name: A.NameExpr): SymbolRef | undefined {
-    return this.resolved.get(name);
+    if (this.byName === undefined) return this.resolved.get(name);
+    return name.name === '_' ? undefined : this.byName.get(name.name) ?? undefined;
   }
 
   resolveGuard(guard: A.Guard): SymbolRef | undefined {
-    return this.guards.get(guard);
+    if (this.byName === undefined) return this.guards.get(guard);
+    return this.byName.get(guard.predicate) ?? undefined;
   }
 }
 
