@@ -1,0 +1,92 @@
+// The semantic model's name resolution, read like facts: which declaration a
+// name at a given line denotes, in a body of one scope (resolved per name) and
+// in a body with nested `{ }` scopes (resolved per occurrence, shadowing kept).
+import { describe, expect, it } from 'vitest';
+import type * as A from '../../src/parser/ast.js';
+import { buildModuleModel, type FunctionModel } from '../../src/cfg/symbols.js';
+import { parsePtx } from '../../src/parser/parse.js';
+
+const HEADER = '.version 8.0\n.target sm_90\n.address_size 64\n';
+
+function model(body: string): FunctionModel {
+  const r = parsePtx(HEADER + body);
+  expect(r.errors).toEqual([]);
+  return buildModuleModel(r.module).functions[0]!;
+}
+
+/** The names of the instruction on 1-based line `line` (operands, in order). */
+function namesOn(fn: FunctionModel, line: number): A.NameExpr[] {
+  const ins = fn.instructions.find((i) => i.node.range.line === line);
+  if (ins === undefined) throw new Error(`no instruction on line ${line}`);
+  const out: A.NameExpr[] = [];
+  const walk = (e: A.Expression): void => {
+    if (e.kind === 'Name') out.push(e);
+    else if (e.kind === 'Vector' || e.kind === 'Address' || e.kind === 'List') e.elements.forEach(walk);
+    else if (e.kind === 'Binary') { walk(e.left); walk(e.right); }
+  };
+  ins.node.operands.forEach(walk);
+  return out;
+}
+
+describe('a body of one scope', () => {
+  // Lines: 4 .entry, 5 {, 6 .reg r, 7 .reg p, 8 mov, 9 setp, 10 @p add, 11 add undeclared, 12 bra, 13 L:, 14 ret
+  const fn = model(`.entry k()
+{
+  .reg .b32 %r<4>;
+  .reg .pred %p<2>;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 32;
+  @%p1 add.u32 %r2, %r1, 1;
+  add.u32 %r3, %r1, %nothere;
+  bra L;
+L:
+  ret;
+}
+`);
+
+  it('every occurrence of %r1 (lines 8 to 11) is one register, numbered in order of first use', () => {
+    const uses = [namesOn(fn, 8)[0]!, namesOn(fn, 9)[1]!, namesOn(fn, 10)[1]!, namesOn(fn, 11)[1]!];
+    const syms = uses.map((n) => fn.resolve(n));
+    expect(syms.every((s) => s === syms[0])).toBe(true);
+    expect(syms[0]).toMatchObject({ kind: 'register', name: '%r1', type: '.b32', id: 0 });
+    expect(fn.resolve(namesOn(fn, 9)[0]!)).toMatchObject({ kind: 'register', name: '%p1', type: '.pred', id: 1 });
+  });
+
+  it('the guard @%p1 on line 10 is the %p1 that line 9 writes', () => {
+    const ins = fn.instructions.find((i) => i.node.range.line === 10)!;
+    expect(fn.resolveGuard(ins.node.guard!)).toBe(fn.resolve(namesOn(fn, 9)[0]!));
+  });
+
+  it('%tid is a special register, L a label; %nothere on line 11 is unresolved, and listed once', () => {
+    expect(fn.resolve(namesOn(fn, 8)[1]!)).toMatchObject({ kind: 'sreg', name: '%tid' });
+    expect(fn.resolve(namesOn(fn, 12)[0]!)).toMatchObject({ kind: 'label', name: 'L' });
+    const missing = namesOn(fn, 11)[2]!;
+    expect(fn.resolve(missing)).toBeUndefined();
+    expect(fn.unresolved.map((u) => [u.name.name, u.instruction.node.range.line])).toEqual([['%nothere', 11]]);
+  });
+});
+
+describe('a body with a nested scope', () => {
+  // Lines: 6 .reg outer, 7 mov outer, 8 {, 9 .reg inner, 10 mov inner, 11 }, 12 add after
+  const fn = model(`.entry k()
+{
+  .reg .b32 %r1;
+  mov.u32 %r1, 1;
+  {
+    .reg .b32 %r1;
+    mov.u32 %r1, 2;
+  }
+  add.u32 %r1, %r1, 3;
+  ret;
+}
+`);
+
+  it('the inner %r1 (line 10) shadows the outer one; lines 7 and 12 see the outer', () => {
+    const outer = fn.resolve(namesOn(fn, 7)[0]!);
+    const inner = fn.resolve(namesOn(fn, 10)[0]!);
+    expect(outer).toMatchObject({ kind: 'register', name: '%r1' });
+    expect(inner).toMatchObject({ kind: 'register', name: '%r1' });
+    expect(inner).not.toBe(outer);
+    expect(namesOn(fn, 12).map((n) => fn.resolve(n))).toEqual([outer, outer]);
+  });
+});
