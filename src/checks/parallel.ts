@@ -52,10 +52,11 @@ const WORKER = new URL('../part-worker.js', import.meta.url);
  *  one thread. */
 export const DEFAULT_PART_THREADS = 8;
 
-/** PTX per part thread: a thread costs about 100 MB (eight on a 2.8 MB module: 925 MB against 295 MB on
- *  one) and some tenths of a second to start; a MB of nvcc output takes about 1.5 s of checking on one
- *  thread (docs/performance.md). */
-export const BYTES_PER_PART_THREAD = 1_000_000;
+/** PTX per part thread. A thread costs about 100 MB and some tenths of a second to start (it loads while the
+ *  module is parsed), and a MB of nvcc output takes about 1.5 s of checking on one thread. Measured on the
+ *  bench host (docs/performance.md, session 6): a 2.8 MB module with eight threads (one per 300 kB) in 2.1 to
+ *  2.3 s against 3.2 to 3.8 s with two (one per MB), the same CPU, 885 MB against 405 MB. */
+export const BYTES_PER_PART_THREAD = 300_000;
 
 /**
  * How many threads check the parts of a module of `textLength` characters: at most `requested`, one per

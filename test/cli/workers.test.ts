@@ -59,10 +59,12 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(data(sequential.report)).toBe(data(analyzeText(text, file, {}).report));
   });
 
-  it('gives a module one thread per MB, as many as asked and as fit in the memory limit', async () => {
+  it('gives a module one thread per 300 kB, as many as asked and as fit in the memory limit', async () => {
     const { partThreads } = await load<Parallel>('dist/checks/parallel.js');
+    expect(partThreads(200_000, 8, 4096)).toBe(1);
     expect(partThreads(300_000, 8, 4096)).toBe(1);
-    expect(partThreads(2_800_000, 8, 4096)).toBe(2);
+    expect(partThreads(650_000, 8, 4096)).toBe(2);
+    expect(partThreads(2_800_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 3, 4096)).toBe(3);
     // 17 MB: the main thread 830 MB, each part thread about 150 MB.
@@ -141,11 +143,11 @@ describe.skipIf(!BUILT)('worker threads', () => {
     const { analyzeFiles } = await load<Analyze>('dist/analyze.js');
     const { partThreads } = await load<Parallel>('dist/checks/parallel.js');
     const big = join(DIR, 'big.ptx');
-    // Six kernels of 15,000 instructions: 2.3 MB, so two part threads check it.
+    // Six kernels of 15,000 instructions: 2.3 MB; with --jobs 2, two part threads check it.
     const kernel = (k: number): string => `.visible .entry k${k}()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %tid.x;\n`
       + Array.from({ length: 15_000 }, (_, i) => `\tadd.u32 %r1, %r1, ${i};`).join('\n') + '\n\tret;\n}\n';
     writeFileSync(big, `.version 8.0\n.target sm_90\n.address_size 64\n${[1, 2, 3, 4, 5, 6].map(kernel).join('')}`);
-    expect(partThreads(readFileSync(big, 'utf8').length, 8, 4096)).toBe(2);
+    expect(partThreads(readFileSync(big, 'utf8').length, 2, 4096)).toBe(2);
     const t0 = performance.now();
     const r = await analyzeFiles([big], { jobs: 2, timeoutSeconds: 1 });
     expect(r.files[0]!.error?.message).toBe('not analyzed: it took longer than --timeout 1 s');
