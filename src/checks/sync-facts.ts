@@ -391,11 +391,21 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
     if (s.kind !== 'sreg' || s.sreg !== '%tid') return -1;
     return dims.indexOf((s.component ?? '') as 'x');
   };
+  /** The first `.pred` register of a name (the registers in creation order, looked up in a table made once:
+   *  a scan of every register per guard was quadratic on large functions). */
+  let predsByName: Map<string, RegisterSymbol> | undefined;
+  const predRegister = (name: string): RegisterSymbol | undefined => {
+    if (predsByName === undefined) {
+      predsByName = new Map();
+      for (const r of fn.registers) if (r.type === '.pred' && !predsByName.has(r.name)) predsByName.set(r.name, r);
+    }
+    return predsByName.get(name);
+  };
   /** The box of threads for which predicate `pred` (read at instruction `at`) is `value`. */
   const predBox = (at: number, pred: A.NameExpr | string, value: boolean): ThreadBox | undefined => {
     const rd = ctx.get(fn, reachingDefinitionsAnalysis);
     const name = typeof pred === 'string' ? pred : pred.name;
-    const reg = fn.registers.find((r) => r.name === name && r.type === '.pred');
+    const reg = predRegister(name);
     if (reg === undefined) return undefined;
     const defs = rd.reaching(at, reg);
     if (defs.length !== 1 || defs[0]! < 0) return undefined;
@@ -576,7 +586,7 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
     if (hit !== undefined) return hit;
     predMemo.set(key, false);
     const rd = ctx.get(fn, reachingDefinitionsAnalysis);
-    const reg = fn.registers.find((r) => r.name === name && r.type === '.pred');
+    const reg = predRegister(name);
     let ok = false;
     const defs = reg === undefined ? [] : rd.reaching(at, reg);
     if (defs.length === 1 && defs[0]! >= 0 && ins[defs[0]!]!.node.guard === undefined) {
