@@ -46,11 +46,12 @@ export interface PartMessage {
 
 const WORKER = new URL('../part-worker.js', import.meta.url);
 
-/** Threads for one module's parts unless `--jobs` says otherwise: on the 17 MB bench module 8 threads
- *  took about 12 s against 23 s on one and 16 s on four, and 12 or 16 no less than 8 (docs/performance.md):
- *  each thread compiles the checks anew and runs its first parts slowly, and parsing and the report stay on
- *  one thread. */
-export const DEFAULT_PART_THREADS = 8;
+/** Threads for one module's parts unless `--jobs` says otherwise (and never more than the cores). On the
+ *  16-core bench host (docs/performance.md, session 6, interleaved runs): 12 threads 15% faster than 8 on the
+ *  17 MB and 7.2 MB modules (10.1-11.0 s against 12.1-12.9 s; 6.0-6.1 s against 7.2-7.3 s) for 30% more
+ *  memory; 16 no faster than 12. Each thread compiles the checks anew, and V8's helper threads need cores
+ *  too. (Session 5, with more to compile per thread, had found 12 no faster than 8.) */
+export const DEFAULT_PART_THREADS = 12;
 
 /** PTX per part thread. A thread costs about 100 MB and some tenths of a second to start (it loads while the
  *  module is parsed), and a MB of nvcc output takes about 1.5 s of checking on one thread. Measured on the
