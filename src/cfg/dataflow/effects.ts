@@ -30,18 +30,30 @@ function collect(fn: FunctionModel, e: A.Expression, out: RegisterSymbol[]): voi
  *  more than the computation on large inputs). */
 const cache = new WeakMap<FunctionModel, (Effects | undefined)[]>();
 
+/** The function asked about last and its effects (callers walk one function's instructions in turn). */
+let lastFn: FunctionModel | undefined;
+let lastEffects: (Effects | undefined)[] | undefined;
+
 /** Drops a function's cached effects (its part of the module has been checked). */
 export function forgetEffects(fn: FunctionModel): void {
   cache.delete(fn);
+  if (lastFn === fn) {
+    lastFn = undefined;
+    lastEffects = undefined;
+  }
 }
+
+const NO_REGISTERS: readonly RegisterSymbol[] = Object.freeze([]);
 
 /** The registers an instruction writes and reads (guard included). */
 export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
-  let perFn = cache.get(fn);
+  let perFn = fn === lastFn ? lastEffects : cache.get(fn);
   if (perFn === undefined) {
     perFn = new Array<Effects | undefined>(fn.instructions.length);
     cache.set(fn, perFn);
   }
+  lastFn = fn;
+  lastEffects = perFn;
   const hit = perFn[ins.index];
   if (hit !== undefined) return hit;
   const node = ins.node;
@@ -67,7 +79,7 @@ export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
     }
     for (let i = first; i < ops.length; i++) collect(fn, ops[i]!, uses);
   }
-  const result = { defs, uses };
+  const result = { defs: defs.length === 0 ? NO_REGISTERS : defs, uses: uses.length === 0 ? NO_REGISTERS : uses };
   perFn[ins.index] = result;
   return result;
 }
