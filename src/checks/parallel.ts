@@ -59,14 +59,21 @@ export const DEFAULT_PART_THREADS = 12;
  *  2.3 s against 3.2 to 3.8 s with two (one per MB), the same CPU, 885 MB against 405 MB. */
 export const BYTES_PER_PART_THREAD = 300_000;
 
+/** Smaller modules are checked on one thread. Measured on the bench host (three runs each): 0.7 MB, one
+ *  thread 1.9 to 2.4 s, two 1.8 to 2.0 s for 1.8 times the memory; 1.2 MB, one thread 2.6 to 3.6 s, four
+ *  2.0 to 2.5 s (2.6 times the memory). */
+export const MIN_PART_THREAD_BYTES = 1_000_000;
+
 /**
- * How many threads check the parts of a module of `textLength` characters: at most `requested`, one per
- * BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main thread. Measured on CUB modules
+ * How many threads check the parts of a module of `textLength` characters: none below MIN_PART_THREAD_BYTES,
+ * else at most `requested`, one per BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main
+ * thread. Measured on CUB modules
  * (docs/performance.md): a part thread holds its runtime and compiled code, a copy of the text and one
  * part's tree and facts, about 80 MB + 4 × the text; the main thread, which held the whole tree first, at
  * most 40 × the text + 150 MB. 1 means no threads.
  */
 export function partThreads(textLength: number, requested: number, limitMb: number): number {
+  if (textLength < MIN_PART_THREAD_BYTES) return 1;
   const mb = textLength / 1e6;
   const fit = Math.floor((limitMb - (150 + 40 * mb)) / (80 + 4 * mb));
   return Math.max(1, Math.min(requested, Math.floor(textLength / BYTES_PER_PART_THREAD), fit));

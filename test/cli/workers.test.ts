@@ -59,11 +59,12 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(data(sequential.report)).toBe(data(analyzeText(text, file, {}).report));
   });
 
-  it('gives a module one thread per 300 kB, as many as asked and as fit in the memory limit', async () => {
+  it('gives a module of 1 MB or more one thread per 300 kB, as many as asked and as fit in the memory limit', async () => {
     const { partThreads } = await load<Parallel>('dist/checks/parallel.js');
     expect(partThreads(200_000, 8, 4096)).toBe(1);
-    expect(partThreads(300_000, 8, 4096)).toBe(1);
-    expect(partThreads(650_000, 8, 4096)).toBe(2);
+    expect(partThreads(700_000, 8, 4096)).toBe(1);
+    expect(partThreads(999_999, 8, 4096)).toBe(1);
+    expect(partThreads(1_200_000, 8, 4096)).toBe(4);
     expect(partThreads(2_800_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 3, 4096)).toBe(3);
