@@ -67,10 +67,9 @@ export const MIN_PART_THREAD_BYTES = 1_000_000;
 /**
  * How many threads check the parts of a module of `textLength` characters: none below MIN_PART_THREAD_BYTES,
  * else at most `requested`, one per BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main
- * thread. Measured on CUB modules
- * (docs/performance.md): a part thread holds its runtime and compiled code, a copy of the text and one
- * part's tree and facts, about 80 MB + 4 × the text; the main thread, which held the whole tree first, at
- * most 40 × the text + 150 MB. 1 means no threads.
+ * thread. Measured on CUB modules (docs/performance.md): a part thread holds its runtime and compiled code,
+ * a copy of the text and one part's tree and facts, about 80 MB + 4 × the text; the main thread, which held
+ * the whole tree first, at most 40 × the text + 150 MB. 1 means no threads.
  */
 export function partThreads(textLength: number, requested: number, limitMb: number): number {
   if (textLength < MIN_PART_THREAD_BYTES) return 1;

@@ -14,6 +14,7 @@
 // path executes any instruction it depends on (the `setp` or a definition of
 // an operand), so facts never outlive the values they are about.
 import type * as A from '../parser/ast.js';
+import type { FunctionAnalysis } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { ENTRY, reachingDefinitionsAnalysis, type ReachingDefinitions } from '../cfg/dataflow/reaching-definitions.js';
 import { livenessAnalysis, type Liveness } from '../cfg/dataflow/liveness.js';
@@ -223,18 +224,12 @@ export interface SearchBudget {
 export const FUNCTION_SEARCH_BUDGET = 3_000;
 const SEARCH_BUDGET = 1_000;
 
-/** The conditions of a function, made once per reaching-definitions result (a search per read made them again,
- *  a walk over the whole function each time). They hold nothing a search changes. */
-const CONDITIONS = new WeakMap<ReachingDefinitions, Conditions>();
-
-function conditionsOf(fn: FunctionModel, rd: ReachingDefinitions): Conditions {
-  let c = CONDITIONS.get(rd);
-  if (c === undefined) {
-    c = new Conditions(fn, rd);
-    CONDITIONS.set(rd, c);
-  }
-  return c;
-}
+/** A function's conditions, made once per function by the analysis context (a search per read made them
+ *  again, a walk over the whole function each time). They hold nothing a search changes. */
+const conditionsAnalysis: FunctionAnalysis<Conditions> = {
+  name: 'checks/undefined-path-conditions',
+  compute: (ctx, fn) => new Conditions(fn, ctx.get(fn, reachingDefinitionsAnalysis)),
+};
 
 export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use: number, reg: number, shared: SearchBudget = { left: FUNCTION_SEARCH_BUDGET }): boolean {
   if (shared.left <= 0) return true;
@@ -242,7 +237,7 @@ export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use:
   const rd = ctx.analysis.get(fn, reachingDefinitionsAnalysis);
   const cfg = ctx.analysis.cfg(fn);
   const t = rd.table;
-  const conds = conditionsOf(fn, rd);
+  const conds = ctx.analysis.get(fn, conditionsAnalysis);
   const live = ctx.analysis.get(fn, livenessAnalysis);
   const seen = new Set<string>();
   const work: State[] = [{ block: 0, facts: new Map(), last: new Map(), preds: new Map() }];
