@@ -191,9 +191,16 @@ export class AnalysisContext {
   locate(fn: FunctionModel, ins: FlatInstruction | number): FactLocation {
     const i = typeof ins === 'number' ? fn.instructions[ins]! : ins;
     const { line, column } = i.node.range;
-    if (i.loc === undefined) return { line, column };
+    const source = this.sourceOf(fn, i);
+    return source === undefined ? { line, column } : { line, column, source };
+  }
+
+  /** The source line `.loc` maps an instruction to, if any. */
+  sourceOf(fn: FunctionModel, ins: FlatInstruction | number): FactLocation['source'] {
+    const i = typeof ins === 'number' ? fn.instructions[ins]! : ins;
+    if (i.loc === undefined) return undefined;
     const file = this.model.files.get(i.loc.file) ?? `file#${i.loc.file}`;
-    return { line, column, source: { file, line: i.loc.line, column: i.loc.column } };
+    return { file, line: i.loc.line, column: i.loc.column };
   }
 }
 

@@ -13,17 +13,18 @@ function checkInstructionTargets(ctx: CheckContext, fn: FunctionModel, out: Draf
     for (const t of targetOperands(ins.node)) {
       n++;
       const sym = fn.resolve(t.name);
-      const loc = ctx.locate(t.name.range, fn, ins.index);
-      const what = `${ins.node.opcode}${ins.node.modifiers.join('')}`;
+      // Located and named only when reported.
+      const loc = () => ctx.locate(t.name.range, fn, ins.index);
+      const what = () => `${ins.node.opcode}${ins.node.modifiers.join('')}`;
       if (sym === undefined) {
         const kind = t.want === 'function' ? 'function' : t.want === 'prototype' ? 'label (.callprototype/.calltargets)' : 'label';
-        out.push({ message: `${what} target ${t.name.name} is not a ${kind} defined in an enclosing block or the module`, location: loc, function: fn.name });
+        out.push({ message: `${what()} target ${t.name.name} is not a ${kind} defined in an enclosing block or the module`, location: loc(), function: fn.name });
         continue;
       }
       if (sym.kind === 'function' && t.want === 'function') {
         const declared = firstDeclarationOffset(ctx.module, sym.name);
         if (declared !== undefined && declared > t.name.range.offset) {
-          out.push({ message: `${what} target ${t.name.name} is declared only after the call (ptxas needs a prototype first)`, location: loc, function: fn.name });
+          out.push({ message: `${what()} target ${t.name.name} is declared only after the call (ptxas needs a prototype first)`, location: loc(), function: fn.name });
           continue;
         }
       }
@@ -32,7 +33,7 @@ function checkInstructionTargets(ctx: CheckContext, fn: FunctionModel, out: Draf
         : t.want === 'function' ? sym.kind === 'function' || sym.kind === 'register' || sym.kind === 'variable'
           : sym.kind === 'label';
       if (!ok) {
-        out.push({ message: `${what} target ${t.name.name} names a ${sym.kind}, not a ${t.want === 'function' ? 'function' : 'label'}`, location: loc, function: fn.name });
+        out.push({ message: `${what()} target ${t.name.name} names a ${sym.kind}, not a ${t.want === 'function' ? 'function' : 'label'}`, location: loc(), function: fn.name });
       }
     }
   }

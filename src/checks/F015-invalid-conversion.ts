@@ -55,16 +55,17 @@ export const F015: Check = {
     for (const t of typedInstructions(ctx.analysis)) {
       const op = t.match.spec.opcode;
       const node = t.ins.node;
-      const where = { location: ctx.locate(node.range, t.fn, t.ins.index), function: t.fn.name };
+      // Located only when reported: most instructions are not.
+      const where = () => ({ location: ctx.locate(node.range, t.fn, t.ins.index), function: t.fn.name });
       if (op === 'cvt') {
         const dtype = t.match.groups.get('dtype');
         const atype = t.match.groups.get('atype');
         if (dtype === undefined || atype === undefined) continue;
         const problems = conversionProblems(dtype, atype, t.match.groups);
-        if (problems.length > 0) out.push({ message: `cvt${node.modifiers.join('')}: ${problems.join('; ')}`, ...where });
+        if (problems.length > 0) out.push({ message: `cvt${node.modifiers.join('')}: ${problems.join('; ')}`, ...where() });
       } else if (op === 'cvta' && size === 64) {
         if (t.match.groups.get('type') === '.u32') {
-          out.push({ message: `cvta${node.modifiers.join('')} converts 32-bit addresses in a 64-bit module (use .u64)`, ...where });
+          out.push({ message: `cvta${node.modifiers.join('')} converts 32-bit addresses in a 64-bit module (use .u64)`, ...where() });
         }
       }
     }

@@ -63,24 +63,25 @@ export const F016: Check = {
     const out: Omit<Finding, 'id' | 'severity'>[] = [];
     for (const t of typedInstructions(ctx.analysis)) {
       if (HANDLE_SECTIONS.some((s) => t.match.spec.section.startsWith(s))) continue;
-      const what = `${t.ins.node.opcode}${t.ins.node.modifiers.join('')}`;
-      for (const slot of t.slots) {
+            for (const slot of t.slots) {
         if (slot.expr.kind !== 'Address') continue;
         const base = baseName(slot.expr);
         if (base === undefined) continue;
         const use = registerUse(t.fn, base);
         if (use === undefined) continue;
-        const where = { location: ctx.locate(base.range, t.fn, t.ins.index), function: t.fn.name };
+        // Located and named only when reported.
+        const where = () => ({ location: ctx.locate(base.range, t.fn, t.ins.index), function: t.fn.name });
+        const what = (): string => `${t.ins.node.opcode}${t.ins.node.modifiers.join('')}`;
         if (use.info.cls === 'float' || use.info.cls === 'pred' || use.info.cls === 'packed') {
-          out.push({ message: `${base.name} (${use.type}) is the address of ${what}; addresses must be integer or bit registers`, ...where });
+          out.push({ message: `${base.name} (${use.type}) is the address of ${what()}; addresses must be integer or bit registers`, ...where() });
           continue;
         }
         const space = spaceOf(t.match, slot.spec.name);
         if (space === 'unknown' || (space !== undefined && space !== '.global')) continue;
         if (size === 64 && use.info.bits < 64) {
           out.push({
-            message: `${base.name} is a ${use.info.bits}-bit register (${use.type}) used as the ${space === undefined ? 'generic' : '.global'} address of ${what} in a 64-bit module`,
-            ...where,
+            message: `${base.name} is a ${use.info.bits}-bit register (${use.type}) used as the ${space === undefined ? 'generic' : '.global'} address of ${what()} in a 64-bit module`,
+            ...where(),
           });
         }
       }

@@ -46,22 +46,22 @@ export const F027: Check = {
         const i = flow.addrIns[a]!;
         const node = fn.instructions[i]!.node;
         const mask = prov.addressProvenance[a]!;
-        const where = { location: ctx.locate(node.range, fn, i), function: fn.name };
+        const where = () => ({ location: ctx.locate(node.range, fn, i), function: fn.name });
         if (fn.isEntry && WRITE_OPCODES.has(node.opcode) && a === flow.insAddrStart[i]) {
           if (flow.addrSpace[a] !== PARAM && (mask & PARAM_ATOMS) === 0) continue;
           const base = ctx.analysis.get(fn, symbolBasesAnalysis).baseOf(i, flow.addrOperand[a]!);
           const param = base !== undefined && base.symbol.space === '.param' && kernelParams.has(base.symbol.name) ? base.symbol.name : undefined;
           if (param !== undefined) {
-            out.push({ message: `${mnemonic(node)} writes the kernel parameter ${param}: kernel parameters are read-only`, ...where });
+            out.push({ message: `${mnemonic(node)} writes the kernel parameter ${param}: kernel parameters are read-only`, ...where() });
           } else if (base === undefined && (mask & PROV['param-generic']) !== 0) {
-            out.push({ message: `${mnemonic(node)} writes through a cvta.param address (a kernel parameter): kernel parameters are read-only`, ...where });
+            out.push({ message: `${mnemonic(node)} writes through a cvta.param address (a kernel parameter): kernel parameters are read-only`, ...where() });
           }
           continue;
         }
         if (node.opcode !== 'ld' || flow.addrSpace[a] !== PARAM) continue;
         const sym = flow.addrSymbol[a];
         if (sym !== undefined) {
-          if (sym.space !== '.param') out.push({ message: `${mnemonic(node)} names ${sym.space} variable ${sym.name}, not a parameter`, ...where });
+          if (sym.space !== '.param') out.push({ message: `${mnemonic(node)} names ${sym.space} variable ${sym.name}, not a parameter`, ...where() });
           continue;
         }
         if (flow.addrUse[a]! < 0) continue;
@@ -74,7 +74,7 @@ export const F027: Check = {
           ...(chain.length > 1 ? { chain } : {}),
           message: `${mnemonic(node)} reads through ${reg.name}, which is not a parameter address (provenance ${formatProvenance(mask)})`
             + `${(atoms & (PROV.global | PROV['generic-global'] | PROV.generic)) !== 0 ? ': to read through a pointer use ld.global' : ''}`,
-          ...where,
+          ...where(),
         });
       }
     }

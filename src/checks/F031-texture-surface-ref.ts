@@ -80,21 +80,21 @@ export const F031: Check = {
         for (const { expr, want } of hs) {
           if (expr.kind !== 'Name') continue;
           const v = variableOf(fn, vars, expr);
-          const where = { location: ctx.locate(expr.range, fn, ins.index), function: fn.name };
+          const where = () => ({ location: ctx.locate(expr.range, fn, ins.index), function: fn.name });
           const op = mnemonic(ins.node);
           if (v === undefined) {
-            out.push({ message: `${op}: ${expr.name} is not declared (expected a ${want === 'texture or sampler' ? '.texref or .samplerref' : want})`, ...where });
+            out.push({ message: `${op}: ${expr.name} is not declared (expected a ${want === 'texture or sampler' ? '.texref or .samplerref' : want})`, ...where() });
           } else if (v === 'register') {
             const s = fn.resolve(expr);
             const type = s?.kind === 'register' ? s.type : '';
-            if (!/^\.[bus]64$/.test(type)) out.push({ message: `${op}: handle ${expr.name} is a ${type} register; texture and surface objects are 64-bit integers`, ...where });
+            if (!/^\.[bus]64$/.test(type)) out.push({ message: `${op}: handle ${expr.name} is a ${type} register; texture and surface objects are 64-bit integers`, ...where() });
           } else if (v === 'other') {
-            out.push({ message: `${op}: ${expr.name} is not a texture, sampler or surface reference`, ...where });
+            out.push({ message: `${op}: ${expr.name} is not a texture, sampler or surface reference`, ...where() });
           } else {
             const ok = want === 'texture or sampler' ? v.type === '.texref' || v.type === '.samplerref' : v.type === want;
             if (!ok) {
               const actual = REF_TYPES.has(v.type) ? v.type : `${v.space} ${v.type || 'variable'}`;
-              out.push({ message: `${op}: ${expr.name} is a ${actual}, not a ${want === 'texture or sampler' ? '.texref or .samplerref' : want}`, ...where });
+              out.push({ message: `${op}: ${expr.name} is a ${actual}, not a ${want === 'texture or sampler' ? '.texref or .samplerref' : want}`, ...where() });
             }
           }
         }

@@ -58,12 +58,12 @@ export const F090: Check = {
     for (const fn of ctx.functions) {
       for (const ins of fn.instructions) {
         const node = ins.node;
-        const where = { location: ctx.locate(node.range, fn, ins.index), function: fn.name };
+        const where = () => ({ location: ctx.locate(node.range, fn, ins.index), function: fn.name });
         const half = halfMemoryType(node);
         if (half !== undefined) {
-          out.push({ message: `${mnemonic(node)}: ${node.opcode} has no ${half.type} type; move the bits with ${half.use}`, ...where });
+          out.push({ message: `${mnemonic(node)}: ${node.opcode} has no ${half.type} type; move the bits with ${half.use}`, ...where() });
         } else if (oldTarget && F16_ARITHMETIC.has(node.opcode) && node.modifiers.some((m) => m === '.f16' || m === '.f16x2')) {
-          out.push({ message: `${mnemonic(node)}: f16 arithmetic needs sm_${F16_SM} or newer, the module targets ${target.name}`, ...where });
+          out.push({ message: `${mnemonic(node)}: f16 arithmetic needs sm_${F16_SM} or newer, the module targets ${target.name}`, ...where() });
         }
       }
     }

@@ -10,18 +10,17 @@ import type { Module, Statement } from '../parser/ast.js';
 import { textOfLine } from '../parser/ranges.js';
 import type { Finding } from './types.js';
 
-const memo = new WeakMap<Module, Map<number, string>>();
-
-/** What stands on each line with an instruction (the first one's opcode and modifiers), by line. */
-export function instructionsByLine(module: Module): ReadonlyMap<number, string> {
-  const hit = memo.get(module);
-  if (hit !== undefined) return hit;
+/**
+ * What stands on each line with an instruction (the first one's opcode and modifiers), by line: on the
+ * `wanted` lines only when given (the lines of a report's findings: most instructions have none).
+ */
+export function instructionsByLine(module: Module, wanted?: ReadonlySet<number>): ReadonlyMap<number, string> {
   const byLine = new Map<number, string>();
-  memo.set(module, byLine);
   const visit = (stmts: readonly Statement[]): void => {
     for (const s of stmts) {
       if (s.kind === 'Instruction') {
-        if (!byLine.has(s.range.line)) byLine.set(s.range.line, `${s.opcode}${s.modifiers.join('')}`);
+        const line = s.range.line;
+        if ((wanted === undefined || wanted.has(line)) && !byLine.has(line)) byLine.set(line, `${s.opcode}${s.modifiers.join('')}`);
       } else if (s.kind === 'Block') visit(s.statements);
     }
   };
@@ -34,9 +33,9 @@ function lineOf(text: string, line: number): string {
 }
 
 /** Fingerprints for `findings` (sorted by line), in the same order. */
-export function fingerprints(file: string, lines: () => ReadonlyMap<number, string>, text: string, findings: readonly Finding[], sourceLine?: (file: string, line: number) => string | undefined): string[] {
+export function fingerprints(file: string, lines: (wanted: ReadonlySet<number>) => ReadonlyMap<number, string>, text: string, findings: readonly Finding[], sourceLine?: (file: string, line: number) => string | undefined): string[] {
   if (findings.length === 0) return [];
-  const byLine = lines();
+  const byLine = lines(new Set(findings.map((f) => f.location.line)));
   const seen = new Map<string, number>();
   return findings.map((f) => {
     const what = byLine.get(f.location.line) ?? lineOf(text, f.location.line);

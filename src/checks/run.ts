@@ -75,8 +75,8 @@ function makeLocate(analysis: AnalysisContext): CheckContext['locate'] {
   return (range: SourceRange, fn?: FunctionModel, index?: number): Location => {
     const base = { line: range.line, column: range.column, endLine: range.endLine, endColumn: range.endColumn };
     if (fn === undefined || index === undefined) return base;
-    const at = analysis.locate(fn, index);
-    return at.source === undefined ? base : { ...base, source: at.source };
+    const source = analysis.sourceOf(fn, index);
+    return source === undefined ? base : { ...base, source };
   };
 }
 
@@ -234,12 +234,13 @@ export interface PreparedRun {
 interface ModuleOutline {
   readonly suppressions: ReturnType<typeof collectSuppressions>;
   readonly functions: readonly { readonly name: string; readonly isEntry: boolean; readonly line: number }[];
-  readonly lines: () => ReadonlyMap<number, string>;
+  /** What stands on each of the `wanted` lines (see `instructionsByLine`). */
+  readonly lines: (wanted: ReadonlySet<number>) => ReadonlyMap<number, string>;
 }
 
 // (Each closure in a scope of its own: a closure keeps every variable its scope's closures capture.)
 const linesNow = (byLine: ReadonlyMap<number, string>) => (): ReadonlyMap<number, string> => byLine;
-const linesLater = (module: Module) => (): ReadonlyMap<number, string> => instructionsByLine(module);
+const linesLater = (module: Module) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> => instructionsByLine(module, wanted);
 
 /** `eager`: computed now, keeping nothing of the tree; otherwise when a report first needs them. */
 function outline(module: Module, analysis: AnalysisContext, eager: boolean): ModuleOutline {
