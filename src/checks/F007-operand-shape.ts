@@ -11,7 +11,7 @@ import { found, na, pass } from './types.js';
 type Draft = Omit<Finding, 'id' | 'severity'>;
 
 /** What an operand expression can stand for; `any` when it cannot be told (an unresolved name: F006's). */
-type Shape = ReadonlySet<OperandKind> | 'any';
+export type Shape = ReadonlySet<OperandKind> | 'any';
 
 const set = (...k: OperandKind[]): ReadonlySet<OperandKind> => new Set(k);
 // Registers: ptxas's operand classes do not distinguish a predicate from a data
@@ -19,28 +19,38 @@ const set = (...k: OperandKind[]): ReadonlySet<OperandKind> => new Set(k);
 const REGISTER = set('reg', 'pred', 'sreg', 'func', 'sink');
 const IMMEDIATE = set('imm');
 const SYMBOL = set('sym', 'imm', 'func');
+// (Made once: shapes are asked for every operand of every instruction, several times.)
+const SINK = set('sink', 'reg', 'pred');
+const VECTOR_REGISTER = set('reg', 'vec');
+const SPECIAL = set('sreg', 'reg', 'imm');
+const LABEL = set('label', 'sym');
+const FUNCTION = set('func', 'sym', 'imm');
+const NEGATED = set('pred', 'reg');
+const VECTOR = set('vec');
+const ADDRESS = set('addr');
+const LIST = set('list');
 
 /** The operand kinds an expression can fill. */
 export function shapeOf(e: Expression, fn: FunctionModel): Shape {
   switch (e.kind) {
     case 'Name': {
-      if (e.name === '_') return set('sink', 'reg', 'pred');
+      if (e.name === '_') return SINK;
       const sym = fn.resolve(e);
       if (sym === undefined) return 'any';
       switch (sym.kind) {
-        case 'register': return sym.vector !== undefined ? set('reg', 'vec') : REGISTER;
+        case 'register': return sym.vector !== undefined ? VECTOR_REGISTER : REGISTER;
         // WARP_SZ is a constant; special registers read like registers.
-        case 'sreg': return set('sreg', 'reg', 'imm');
+        case 'sreg': return SPECIAL;
         case 'variable': return SYMBOL;
-        case 'label': return set('label', 'sym');
-        case 'function': return set('func', 'sym', 'imm');
+        case 'label': return LABEL;
+        case 'function': return FUNCTION;
       }
       return 'any';
     }
     case 'Int': case 'Float': return IMMEDIATE;
     case 'Unary': {
       const inner = shapeOf(e.arg, fn);
-      if (e.op === '!') return inner === 'any' ? 'any' : inner.has('imm') && !inner.has('reg') ? IMMEDIATE : set('pred', 'reg');
+      if (e.op === '!') return inner === 'any' ? 'any' : inner.has('imm') && !inner.has('reg') ? IMMEDIATE : NEGATED;
       return inner;
     }
     case 'Binary': case 'Conditional': case 'Cast': case 'Generic': {
@@ -59,9 +69,9 @@ export function shapeOf(e: Expression, fn: FunctionModel): Shape {
       if (leaves.every((l) => l !== 'any' && l.has('imm'))) return SYMBOL;
       return 'any';
     }
-    case 'Vector': return set('vec');
-    case 'Address': return set('addr');
-    case 'List': return e.elements.length === 1 ? union(set('list'), shapeOf(e.elements[0]!, fn)) : set('list');
+    case 'Vector': return VECTOR;
+    case 'Address': return ADDRESS;
+    case 'List': return e.elements.length === 1 ? union(LIST, shapeOf(e.elements[0]!, fn)) : LIST;
     case 'PredPair': return shapeOf(e.first, fn);
     case 'SectionRef': return 'any';
   }
@@ -71,23 +81,29 @@ function union(a: ReadonlySet<OperandKind>, b: Shape): Shape {
   return b === 'any' ? 'any' : new Set([...a, ...b]);
 }
 
-function fits(e: Expression, spec: OperandSpec, fn: FunctionModel): boolean {
+/** Whether an operand of shape `shape` fits a position. */
+export function fitsShape(e: Expression, shape: Shape, spec: OperandSpec): boolean {
   if (e.kind === 'PredPair' && spec.pairedWith === undefined) return false;
-  const shape = shapeOf(e, fn);
   if (shape === 'any') return true;
-  return spec.kinds.some((k) => shape.has(k));
+  for (const k of spec.kinds) if (shape.has(k)) return true;
+  return false;
 }
 
-/** Whether operands fit a form: in order, skipping optional positions. */
-export function fitsForm(ops: readonly Expression[], form: readonly OperandSpec[], fn: FunctionModel): boolean {
-  const go = (i: number, j: number): boolean => {
-    if (i === ops.length) return form.slice(j).every((s) => s.optional === true);
-    if (j === form.length) return false;
-    const s = form[j]!;
-    if (fits(ops[i]!, s, fn) && go(i + 1, j + 1)) return true;
-    return s.optional === true && go(i, j + 1);
-  };
-  return go(0, 0);
+/** Whether operands (of shapes `shapes`) fit a form from its position `j`: in order, skipping optional positions. */
+function fitsFrom(ops: readonly Expression[], shapes: readonly Shape[], form: readonly OperandSpec[], i: number, j: number): boolean {
+  if (i === ops.length) {
+    for (let k = j; k < form.length; k++) if (form[k]!.optional !== true) return false;
+    return true;
+  }
+  if (j === form.length) return false;
+  const s = form[j]!;
+  if (fitsShape(ops[i]!, shapes[i]!, s) && fitsFrom(ops, shapes, form, i + 1, j + 1)) return true;
+  return s.optional === true && fitsFrom(ops, shapes, form, i, j + 1);
+}
+
+/** Whether operands fit a form: in order, skipping optional positions. `shapes`: theirs, when known. */
+export function fitsForm(ops: readonly Expression[], form: readonly OperandSpec[], fn: FunctionModel, shapes: readonly Shape[] = ops.map((e) => shapeOf(e, fn))): boolean {
+  return fitsFrom(ops, shapes, form, 0, 0);
 }
 
 const describeForm = (form: readonly OperandSpec[]): string =>
@@ -137,7 +153,8 @@ export const F007: Check = {
         if (m === undefined) continue;
         n++;
         const ops = ins.node.operands;
-        if (m.spec.forms.some((f) => fitsForm(ops, f, fn))) continue;
+        const shapes = ops.map((e) => shapeOf(e, fn));
+        if (m.spec.forms.some((f) => fitsForm(ops, f, fn, shapes))) continue;
         const text = [ins.node.opcode, ...ins.node.modifiers].join('');
         const counts = [...new Set(m.spec.forms.map((f) => {
           const min = f.filter((s) => s.optional !== true).length;

@@ -7,25 +7,56 @@
 // among findings that agree on all of that.
 import { createHash } from 'node:crypto';
 import type { Module, Statement } from '../parser/ast.js';
-import { textOfLine } from '../parser/ranges.js';
+import { lineStartsOf, textOfLine } from '../parser/ranges.js';
 import type { Finding } from './types.js';
 
-/**
- * What stands on each line with an instruction (the first one's opcode and modifiers), by line: on the
- * `wanted` lines only when given (the lines of a report's findings: most instructions have none).
- */
-export function instructionsByLine(module: Module, wanted?: ReadonlySet<number>): ReadonlyMap<number, string> {
-  const byLine = new Map<number, string>();
+/** A module's instructions in text order: where each starts, its opcode and modifiers (what fingerprints
+ *  read of them; strings are made only for the lines of findings). */
+export interface InstructionIndex {
+  readonly offsets: Int32Array;
+  readonly opcodes: readonly string[];
+  readonly modifiers: readonly (readonly string[])[];
+}
+
+export function instructionIndex(module: Module): InstructionIndex {
+  const offsets: number[] = [];
+  const opcodes: string[] = [];
+  const modifiers: (readonly string[])[] = [];
   const visit = (stmts: readonly Statement[]): void => {
     for (const s of stmts) {
       if (s.kind === 'Instruction') {
-        const line = s.range.line;
-        if ((wanted === undefined || wanted.has(line)) && !byLine.has(line)) byLine.set(line, `${s.opcode}${s.modifiers.join('')}`);
+        offsets.push(s.range.offset);
+        opcodes.push(s.opcode);
+        modifiers.push(s.modifiers);
       } else if (s.kind === 'Block') visit(s.statements);
     }
   };
   for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) visit(s.body.statements);
-  return byLine;
+  return { offsets: Int32Array.from(offsets), opcodes, modifiers };
+}
+
+/** What stands on each of the `wanted` lines of `text` that has an instruction: the first one's opcode and
+ *  modifiers. */
+export function instructionsOnLines(index: InstructionIndex, text: string, wanted: ReadonlySet<number>): ReadonlyMap<number, string> {
+  const starts = lineStartsOf(text);
+  const { offsets } = index;
+  const out = new Map<number, string>();
+  for (const line of wanted) {
+    const start = starts.start(line);
+    if (start === -1) continue;
+    const next = starts.start(line + 1);
+    const end = next === -1 ? Infinity : next;
+    // The first instruction starting at or after the line's start.
+    let lo = 0;
+    let hi = offsets.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (offsets[mid]! < start) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < offsets.length && offsets[lo]! < end) out.set(line, `${index.opcodes[lo]!}${index.modifiers[lo]!.join('')}`);
+  }
+  return out;
 }
 
 function lineOf(text: string, line: number): string {

@@ -9,7 +9,7 @@ import { writesFirstOperand } from '../parser/isa/effects.js';
 import { matchInstruction, type InstructionMatch } from '../parser/isa/match.js';
 import { TYPES, type TypeInfo } from '../parser/isa/type-rules.js';
 import type { OperandSpec } from '../parser/isa/types.js';
-import { shapeOf } from './F007-operand-shape.js';
+import { fitsShape, shapeOf, type Shape } from './F007-operand-shape.js';
 
 /** One operand of an instruction, with the table's spec for its position. */
 export interface Slot {
@@ -58,21 +58,19 @@ function adjust(match: InstructionMatch, spec: OperandSpec, expected: string | u
   return expected;
 }
 
-/** Lays operands on a form (optional positions may be skipped); undefined when they do not fit. */
-function align(ops: readonly A.Expression[], form: readonly OperandSpec[], fn: FunctionModel, match: InstructionMatch): OperandSpec[] | undefined {
-  const fits = (e: A.Expression, s: OperandSpec): boolean => {
-    if (e.kind === 'PredPair' && s.pairedWith === undefined) return false;
-    // A cache-policy operand comes only with `.L2::cache_hint`.
-    if (s.name === 'cache-policy' && !match.groups.has('hint')) return false;
-    const shape = shapeOf(e, fn);
-    return shape === 'any' || s.kinds.some((k) => shape.has(k));
-  };
+/** Lays operands (of shapes `shapes`) on a form (optional positions may be skipped); undefined when they do not fit. */
+function align(ops: readonly A.Expression[], shapes: readonly Shape[], form: readonly OperandSpec[], match: InstructionMatch): OperandSpec[] | undefined {
+  const hint = match.groups.has('hint');
   const out: OperandSpec[] = [];
   const go = (i: number, j: number): boolean => {
-    if (i === ops.length) return form.slice(j).every((s) => s.optional === true);
+    if (i === ops.length) {
+      for (let k = j; k < form.length; k++) if (form[k]!.optional !== true) return false;
+      return true;
+    }
     if (j === form.length) return false;
     const s = form[j]!;
-    if (fits(ops[i]!, s)) {
+    // A cache-policy operand comes only with `.L2::cache_hint`.
+    if ((s.name !== 'cache-policy' || hint) && fitsShape(ops[i]!, shapes[i]!, s)) {
       out.push(s);
       if (go(i + 1, j + 1)) return true;
       out.pop();
@@ -82,9 +80,16 @@ function align(ops: readonly A.Expression[], form: readonly OperandSpec[], fn: F
   return go(0, 0) ? out : undefined;
 }
 
-/** Type groups a form refers to. */
-function groupsOf(form: readonly OperandSpec[]): Set<string> {
-  return new Set(form.map((s) => s.type).filter((t): t is string => t !== undefined && !t.startsWith('.')));
+/** How many type groups a form refers to, or -1 when one of them is not among `chosen`. */
+function chosenGroups(form: readonly OperandSpec[], chosen: ReadonlyMap<string, string>): number {
+  const seen: string[] = [];
+  for (const s of form) {
+    const t = s.type;
+    if (t === undefined || t.startsWith('.') || seen.includes(t)) continue;
+    if (!chosen.has(t)) return -1;
+    seen.push(t);
+  }
+  return seen.length;
 }
 
 /**
@@ -96,14 +101,16 @@ function groupsOf(form: readonly OperandSpec[]): Set<string> {
  */
 function chooseForm(ins: A.Instruction, match: InstructionMatch, fn: FunctionModel): OperandSpec[] | undefined {
   let best: { specs: OperandSpec[]; groups: number; optional: number } | undefined;
+  const shapes = ins.operands.map((e) => shapeOf(e, fn));
   for (const form of match.spec.forms) {
-    const specs = align(ins.operands, form, fn, match);
+    const specs = align(ins.operands, shapes, form, match);
     if (specs === undefined) continue;
-    const groups = groupsOf(specs);
-    if ([...groups].some((g) => !match.groups.has(g))) continue;
-    const optional = specs.filter((s) => s.optional === true).length;
-    if (best === undefined || groups.size > best.groups || (groups.size === best.groups && optional < best.optional)) {
-      best = { specs, groups: groups.size, optional };
+    const groups = chosenGroups(specs, match.groups);
+    if (groups < 0) continue;
+    let optional = 0;
+    for (const s of specs) if (s.optional === true) optional++;
+    if (best === undefined || groups > best.groups || (groups === best.groups && optional < best.optional)) {
+      best = { specs, groups, optional };
     }
   }
   return best?.specs;

@@ -9,7 +9,7 @@ import { SEEDS_PROFILE } from './catalog.js';
 import { CHECKS } from './index.js';
 import { band, DEFAULT_MIN_SCORE, exitCodeOf, scoreChecks, type Band, type Score, type Status } from './score.js';
 import { collectSuppressions } from './suppressions.js';
-import { fingerprints, instructionsByLine } from './fingerprint.js';
+import { fingerprints, instructionIndex, instructionsOnLines, type InstructionIndex } from './fingerprint.js';
 import type { Check, CheckContext, CheckId, Finding, Location, ResourceUsage, Severity } from './types.js';
 
 export interface RunOptions {
@@ -234,20 +234,21 @@ export interface PreparedRun {
 interface ModuleOutline {
   readonly suppressions: ReturnType<typeof collectSuppressions>;
   readonly functions: readonly { readonly name: string; readonly isEntry: boolean; readonly line: number }[];
-  /** What stands on each of the `wanted` lines (see `instructionsByLine`). */
+  /** What stands on each of the `wanted` lines of the text (see `instructionsOnLines`). */
   readonly lines: (wanted: ReadonlySet<number>) => ReadonlyMap<number, string>;
 }
 
 // (Each closure in a scope of its own: a closure keeps every variable its scope's closures capture.)
-const linesNow = (byLine: ReadonlyMap<number, string>) => (): ReadonlyMap<number, string> => byLine;
-const linesLater = (module: Module) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> => instructionsByLine(module, wanted);
+const linesNow = (index: InstructionIndex, text: string) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> => instructionsOnLines(index, text, wanted);
+const linesLater = (module: Module, text: string) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> =>
+  instructionsOnLines(instructionIndex(module), text, wanted);
 
 /** `eager`: computed now, keeping nothing of the tree; otherwise when a report first needs them. */
-function outline(module: Module, analysis: AnalysisContext, eager: boolean): ModuleOutline {
+function outline(module: Module, text: string, analysis: AnalysisContext, eager: boolean): ModuleOutline {
   return {
     suppressions: collectSuppressions(module.comments),
     functions: analysis.functions.map((f) => ({ name: f.name, isEntry: f.isEntry, line: f.decl.range.line })),
-    lines: eager ? linesNow(instructionsByLine(module)) : linesLater(module),
+    lines: eager ? linesNow(instructionIndex(module), text) : linesLater(module, text),
   };
 }
 
@@ -309,12 +310,12 @@ class Run implements PreparedRun {
   }
 
   finish(results: ReadonlyMap<string, RawResult>): FileReport {
-    const module = this.kept ?? outline(this.ctx.module, this.ctx.analysis, false);
+    const module = this.kept ?? outline(this.ctx.module, this.ctx.text, this.ctx.analysis, false);
     return assemble(this.text, this.options, module, this.skipped, this.chosen, results);
   }
 
   release(): void {
-    this.kept ??= outline(this.ctx.module, this.ctx.analysis, true);
+    this.kept ??= outline(this.ctx.module, this.ctx.text, this.ctx.analysis, true);
     this.current = undefined;
   }
 }
