@@ -8,7 +8,7 @@ import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseli
 import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
 import { prepareRun, runSelected, type FileReport, type PreparedRun, type RunOptions } from './checks/run.js';
-import { PartWorkers, partThreads, partWorkersAvailable, runInParts } from './checks/parallel.js';
+import { PartWorkers, partThreads, partWorkersAvailable, runInParts, startParts } from './checks/parallel.js';
 import { EXIT, worstExitCode } from './checks/score.js';
 import { NOT_BUILT } from './checks/index.js';
 import { formatDiagnostic } from './parser/diagnostics.js';
@@ -114,24 +114,28 @@ type Prepared =
   | { readonly done: FileAnalysis }
   | { readonly done?: undefined; readonly run: PreparedRun; readonly parseMs: number; readonly t1: number; readonly resources?: ResourceUsage };
 
-/** Parses `text` and prepares its checks; `done` when the file cannot be analyzed (too large, syntax errors). */
-function prepareAnalysis(text: string, file: string, options: AnalyzeOptions): Prepared {
-  // Refused before parsing when it cannot fit: a clean "not analyzed" in a second, not an out-of-memory crash
-  // minutes later (a 50 MB module of tiny instructions needs about 10 GB).
+/** A file refused before it is parsed because its analysis would not fit in the memory limit: a clean "not
+ *  analyzed" in a second, not an out-of-memory crash minutes later (a 50 MB module of tiny instructions needs
+ *  about 10 GB). */
+function refused(text: string, file: string, options: AnalyzeOptions): FileAnalysis | undefined {
   const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
   const estimate = estimateAnalysisMb(text);
-  if (estimate.mb > limit) {
-    return {
-      done: {
-        file, text: '', exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 },
-        error: {
-          message: `not analyzed: its ${estimate.statements.toLocaleString('en-US')} statements would need about `
-            + `${estimate.mb.toLocaleString('en-US')} MB for a full analysis, more than the limit of ${limit} MB (PTX_DEBUG_MEMORY_MB sets it)`,
-          diagnostics: [],
-        },
-      },
-    };
-  }
+  if (estimate.mb <= limit) return undefined;
+  return {
+    file, text: '', exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 },
+    error: {
+      message: `not analyzed: its ${estimate.statements.toLocaleString('en-US')} statements would need about `
+        + `${estimate.mb.toLocaleString('en-US')} MB for a full analysis, more than the limit of ${limit} MB (PTX_DEBUG_MEMORY_MB sets it)`,
+      diagnostics: [],
+    },
+  };
+}
+
+/** Parses `text` and prepares its checks; `done` when the file cannot be analyzed (too large, syntax errors).
+ *  `sized`: the caller has already seen that it is not too large. */
+function prepareAnalysis(text: string, file: string, options: AnalyzeOptions, sized = false): Prepared {
+  const refusal = sized ? undefined : refused(text, file, options);
+  if (refusal !== undefined) return { done: refusal };
   const t0 = performance.now();
   const parsed = parsePtx(text);
   const parseMs = performance.now() - t0;
@@ -180,13 +184,20 @@ export async function analyzeTextInParts(text: string, file: string, options: An
   const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
   const jobs = partThreads(text.length, options.partJobs ?? 1, limit);
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
-  // The workers load while the module is parsed.
+  // The workers load while the module's function bodies are found, and take their parts while it is parsed.
   const workers = await PartWorkers.start(jobs, limit);
   try {
-    const p = prepareAnalysis(text, file, options);
-    if (p.done !== undefined) return p.done;
+    const refusal = refused(text, file, options);
+    if (refusal !== undefined) return refusal;
+    const early = options.ptxas === true ? undefined : startParts(text, options, workers);
+    const p = prepareAnalysis(text, file, options, true);
+    if (p.done !== undefined) {
+      // (Workers given parts of a module that does not parse are stopped, not waited for.)
+      if (early !== undefined) await workers.terminate();
+      return p.done;
+    }
     const run = p.run;
-    const check = (): Promise<FileReport> => runInParts(run, jobs, limit, undefined, workers);
+    const check = (): Promise<FileReport> => runInParts(run, jobs, limit, undefined, workers, early);
     return analyzed(text, file, p, await (options.compactHeap === true ? withCompactHeapAsync(check) : check()));
   } finally {
     // Those given no work (a file that did not parse, a module of one part, a throw) end here.

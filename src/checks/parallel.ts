@@ -5,18 +5,20 @@
 // the workers take parts from a shared counter. The parts' results are merged in
 // part order exactly as a sequential run merges them (`PartResults`), so the
 // report is the same, byte for byte, whatever the number of threads.
-// The main thread starts the workers, runs the module-level checks on the
-// whole tree meanwhile, then lets the tree go while the workers go on.
+// The parts are cut from the function bodies' sizes, which a scan of the
+// module finds in a tenth of a parse (`scanFunctionBodies`): the workers are
+// given their parts before the module is parsed (`startParts`), and the main
+// thread parses it and runs the module-level checks on the whole tree
+// meanwhile, then lets the tree go while the workers go on.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Worker as WorkerType } from 'node:worker_threads';
-import { reachableFrom } from '../cfg/callgraph.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { AnalysisContext, type AnalysisOptions } from '../cfg/context.js';
 import { fullCollection } from '../heap.js';
-import { parsePtx } from '../parser/parse.js';
-import type { FileReport, PreparedRun, RawResult } from './run.js';
-import { PartResults, checkContext, checkPart, checkWhole, planChecks, runSelected, splitParts } from './run.js';
+import { parsePtx, scanFunctionBodies, type FunctionBody } from '../parser/parse.js';
+import type { FileReport, PreparedRun, RawResult, RunOptions } from './run.js';
+import { CHUNK_BYTES, PartResults, checkContext, checkPart, checkWhole, partition, planChecks, runSelected, selectChecks } from './run.js';
 import type { Check, CheckContext, ResourceUsage } from './types.js';
 
 /** What a part worker is given. Functions are named by the offset of their declaration. */
@@ -26,10 +28,11 @@ export interface PartWork {
   readonly resources?: ResourceUsage;
   /** The part-by-part checks, in run order. */
   readonly checks: readonly string[];
-  /** Every function body of the module: declaration offset, offset of `{`, offset after `}`. */
-  readonly bodies: readonly (readonly [number, number, number])[];
-  /** Per part: its functions, and the functions whose bodies its worker keeps (the part and its callees). */
-  readonly parts: readonly { readonly functions: readonly number[]; readonly keep: readonly number[] }[];
+  /** Every function body of the module, in order. A worker keeps the bodies of its part's functions and
+   *  of every function they call, transitively (`keptBodies`), and leaves the others out. */
+  readonly bodies: readonly FunctionBody[];
+  /** Per part: its functions. */
+  readonly parts: readonly (readonly number[])[];
   /** The order in which the parts are taken (largest first). */
   readonly order: readonly number[];
   /** Int32 [next position in `order` to take]. */
@@ -67,14 +70,17 @@ export const MIN_PART_THREAD_BYTES = 1_000_000;
 /**
  * How many threads check the parts of a module of `textLength` characters: none below MIN_PART_THREAD_BYTES,
  * else at most `requested`, one per BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main
- * thread. Measured on CUB modules (docs/performance.md): a part thread holds its runtime and compiled code,
- * a copy of the text and one part's tree and facts, about 80 MB + 4 × the text; the main thread, which held
- * the whole tree first, at most 40 × the text + 150 MB. 1 means no threads.
+ * thread. Measured on CUB modules (docs/performance.md): a part thread holds its runtime and compiled code
+ * (about 47 MB idle), a copy of the text and one part's tree and facts; the main thread, which holds the whole
+ * tree while the threads check their first parts, at most 40 × the text + 150 MB. With the parts given
+ * before the module is parsed (`startParts`) the threads' first, largest parts overlap the main thread's
+ * peak: 2.9 GB on the 17 MB bench module with twelve threads, 1.7 GB on the 7.2 MB one, so a thread counts
+ * 110 MB + 4 × the text. 1 means no threads.
  */
 export function partThreads(textLength: number, requested: number, limitMb: number): number {
   if (textLength < MIN_PART_THREAD_BYTES) return 1;
   const mb = textLength / 1e6;
-  const fit = Math.floor((limitMb - (150 + 40 * mb)) / (80 + 4 * mb));
+  const fit = Math.floor((limitMb - (150 + 40 * mb)) / (110 + 4 * mb));
   return Math.max(1, Math.min(requested, Math.floor(textLength / BYTES_PER_PART_THREAD), fit));
 }
 
@@ -84,13 +90,6 @@ export function partWorkersAvailable(): boolean {
 }
 
 const offsetOf = (fn: FunctionModel): number => fn.decl.range.offset;
-
-/** The functions whose bodies a part needs: its own and every function they call, transitively. */
-function closure(run: PreparedRun, part: readonly FunctionModel[]): number[] {
-  const names = reachableFrom(run.ctx.analysis.callGraph(), part.map((fn) => fn.name));
-  return run.ctx.analysis.model.functions.filter((fn) => names.has(fn.name)).map(offsetOf);
-}
-
 /**
  * Worker threads for one module's parts, started before the module is parsed so that they load while it
  * is (some tenths of a second each); each is then sent the work, or null to end.
@@ -119,6 +118,11 @@ export class PartWorkers {
     return this.workers.length;
   }
 
+  /** Stops every worker at once, busy or not (the module turned out not to parse). */
+  async terminate(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
   /** Sends the work to as many workers as it has parts (the others end); resolves with each part's message
    *  (undefined: not checked) once every worker has ended. */
   check(work: PartWork): Promise<(PartMessage | undefined)[]> {
@@ -135,33 +139,68 @@ export class PartWorkers {
   }
 }
 
-/** Part indices, largest part (in instructions) first: the workers take them in this order, so that the
- *  last parts taken are small and the threads end together. */
-function largestFirst(parts: readonly (readonly FunctionModel[])[]): number[] {
-  const size = parts.map((p) => p.reduce((n, fn) => n + fn.instructions.length, 0));
+/** Part indices, largest part (in bytes) first: the workers take them in this order, so that the last
+ *  parts taken are small and the threads end together. */
+function largestFirst(parts: readonly (readonly FunctionBody[])[]): number[] {
+  const size = parts.map((p) => p.reduce((n, b) => n + b.close - b.open, 0));
   return parts.map((_, i) => i).sort((a, b) => size[b]! - size[a]! || a - b);
 }
 
+/** Parts, and the checks run on them and on the whole module. */
+interface Planned {
+  readonly whole: readonly Check[];
+  readonly partwise: readonly Check[];
+  readonly work: PartWork;
+}
+
 /**
- * The parts' work for the workers and the checks that run on the whole module; undefined for a module of
- * one part.
+ * The parts' work for the workers, cut from the function bodies as `runSelected` cuts them (`splitParts`:
+ * the same parts, so the same report), and the checks that run on the whole module; undefined for a
+ * module of one part.
  */
-function plan(run: PreparedRun): { whole: readonly Check[]; partwise: readonly Check[]; work: PartWork } | undefined {
-  const { ctx } = run;
-  const parts = splitParts(ctx.functions, run.chunk);
-  const { whole, partwise } = planChecks(run.checks, parts.length);
+function plan(bodies: readonly FunctionBody[], text: string, checks: readonly Check[], chunk: number, analysisOptions: AnalysisOptions, resources?: ResourceUsage): Planned | undefined {
+  const parts = partition(bodies, (b) => b.close - b.open, chunk);
+  const { whole, partwise } = planChecks(checks, parts.length);
   if (partwise.length === 0) return undefined;
   const work: PartWork = {
-    text: ctx.text,
-    analysisOptions: ctx.analysis.options,
-    ...(ctx.resources !== undefined ? { resources: ctx.resources } : {}),
+    text, analysisOptions, ...(resources !== undefined ? { resources } : {}),
     checks: partwise.map((c) => c.meta.id),
-    bodies: ctx.analysis.model.functions.map((fn) => [offsetOf(fn), fn.decl.body!.range.offset, fn.decl.body!.range.endOffset] as const),
-    parts: parts.map((part) => ({ functions: part.map(offsetOf), keep: closure(run, part) })),
+    bodies,
+    parts: parts.map((part) => part.map((b) => b.decl)),
     order: largestFirst(parts),
     next: new SharedArrayBuffer(4),
   };
   return { whole, partwise, work };
+}
+
+/** The plan of a prepared run, from its tree. */
+function planRun(run: PreparedRun): Planned | undefined {
+  const { ctx } = run;
+  const bodies = ctx.analysis.model.functions.map((fn): FunctionBody => ({
+    name: fn.name, decl: offsetOf(fn), open: fn.decl.body!.range.offset, close: fn.decl.body!.range.endOffset,
+  }));
+  return plan(bodies, ctx.text, run.checks, run.chunk, ctx.analysis.options, ctx.resources);
+}
+
+/** Parts given to the workers before the module is parsed, and their results to come. */
+export interface StartedParts {
+  readonly planned: Planned;
+  readonly checked: Promise<(PartMessage | undefined)[]>;
+}
+
+/**
+ * Gives the workers their parts before the module is parsed: the function bodies are found by a scan
+ * (`scanFunctionBodies`), the checks from the options alone. Undefined when that cannot be done (the scan
+ * does not take the text, a module of one part, resource usage to come from ptxas); the run then plans
+ * from its tree (`runInParts`).
+ */
+export function startParts(text: string, options: RunOptions, workers: PartWorkers): StartedParts | undefined {
+  if (options.resources !== undefined) return undefined;
+  const bodies = scanFunctionBodies(text);
+  if (bodies === undefined) return undefined;
+  const analysisOptions: AnalysisOptions = options.block !== undefined ? { block: options.block } : {};
+  const planned = plan(bodies, text, selectChecks(options).checks, options.chunkBytes ?? CHUNK_BYTES, analysisOptions);
+  return planned === undefined ? undefined : { planned, checked: workers.check(planned.work) };
 }
 
 /** The whole module parsed and analyzed again, for what the workers left (a failed part, a check asked again). */
@@ -169,27 +208,29 @@ function wholeAgain(work: PartWork): { ctx: CheckContext; parts: FunctionModel[]
   const { module } = parsePtx(work.text);
   const ctx = checkContext(module, work.text, new AnalysisContext(module, work.analysisOptions), work.resources);
   const byOffset = new Map(ctx.functions.map((fn) => [offsetOf(fn), fn]));
-  return { ctx, parts: work.parts.map((p) => p.functions.map((o) => byOffset.get(o)!)) };
+  return { ctx, parts: work.parts.map((p) => p.map((o) => byOffset.get(o)!)) };
 }
 
 /**
  * Runs a prepared run with its parts checked by up to `jobs` worker threads; the same report as
- * `runSelected`. The module-level checks run on this thread, on the whole tree, while the workers start
- * and take their first parts; the tree is then let go (`release`). A part
+ * `runSelected`. The module-level checks run on this thread, on the whole tree, while the workers take
+ * their parts; the tree is then let go (`release`). A part
  * whose worker failed, and a check asked again on the whole module, make this thread parse it again.
  * `script` is the worker's (tests give one that fails); `started`, workers started beforehand, which their
- * starter stops (`stop`) whatever happens here.
+ * starter stops (`stop`) whatever happens here; `early`, the parts they were given before the module was
+ * parsed (`startParts`), from the same text and options.
  */
-export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER, started?: PartWorkers): Promise<FileReport> {
-  const planned = plan(run);
+export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER, started?: PartWorkers, early?: StartedParts): Promise<FileReport> {
+  const planned = early?.planned ?? planRun(run);
   if (planned === undefined) return run.finish(runSelected(run.checks, run.ctx, run.chunk));
   const { whole, partwise, work } = planned;
-  // The workers take their parts while this thread runs the module-level checks (on the 17 MB bench module
-  // about a second), then lets the tree go.
-  const workers = started ?? await PartWorkers.start(jobs, memoryLimitMb, script);
-  const checked = workers.check(work);
-  const early = new Map<string, RawResult>();
-  checkWhole(whole, run.ctx, early);
+  let checked = early?.checked;
+  if (checked === undefined) {
+    const workers = started ?? await PartWorkers.start(jobs, memoryLimitMb, script);
+    checked = workers.check(work);
+  }
+  const first = new Map<string, RawResult>();
+  checkWhole(whole, run.ctx, first);
   run.release();
   fullCollection();
   const messages = await checked;
@@ -208,7 +249,7 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
     }
   }
   const askAgain = results.finish(partwise);
-  for (const [id, r] of early) results.out.set(id, r);
+  for (const [id, r] of first) results.out.set(id, r);
   if (askAgain.length > 0) {
     again ??= wholeAgain(work);
     checkWhole(askAgain, again.ctx, results.out);

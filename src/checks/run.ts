@@ -20,8 +20,8 @@ export interface RunOptions {
   readonly overrides?: Readonly<Record<string, Severity | 'off'>>;
   readonly minScore?: number;
   readonly block?: readonly [number, number, number];
-  /** Instructions per part when a large module is checked part by part (default CHUNK_INSTRUCTIONS). */
-  readonly chunkInstructions?: number;
+  /** Bytes of function bodies per part when a large module is checked part by part (default CHUNK_BYTES). */
+  readonly chunkBytes?: number;
   /** Only this kernel's findings (module-level findings stay). */
   readonly kernel?: string;
   /** Fingerprints of known findings (a baseline): reported as known, left out of the score. */
@@ -80,8 +80,11 @@ function makeLocate(analysis: AnalysisContext): CheckContext['locate'] {
   };
 }
 
-/** Instructions per part when a module is checked part by part (see `runSelected`). */
-export const CHUNK_INSTRUCTIONS = 5_000;
+/** Bytes of function bodies per part when a module is checked part by part (see `runSelected`): about
+ *  5,000 instructions of nvcc output (38 to 48 bytes each on the bench corpus). Parts are measured in bytes,
+ *  not instructions, so that the part threads can be given their parts before the module is parsed
+ *  (`scanFunctionBodies`), the same parts as a run on one thread. */
+export const CHUNK_BYTES = 200_000;
 
 /**
  * Checks that need the whole module at once: they relate functions to each other (calls, recursion,
@@ -107,19 +110,26 @@ function runOne(check: Check, ctx: CheckContext): RawResult {
   }
 }
 
-/** The functions split into parts of about `chunk` instructions, in module order. */
-export function splitParts(functions: readonly FunctionModel[], chunk: number): FunctionModel[][] {
-  const parts: FunctionModel[][] = [];
-  let size = Infinity;
-  for (const fn of functions) {
-    if (size >= chunk) {
+/** Items split into parts of about `chunk` in `size`, in order: a part ends once it reaches `chunk`. */
+export function partition<T>(items: readonly T[], size: (item: T) => number, chunk: number): T[][] {
+  const parts: T[][] = [];
+  let filled = Infinity;
+  for (const item of items) {
+    if (filled >= chunk) {
       parts.push([]);
-      size = 0;
+      filled = 0;
     }
-    parts[parts.length - 1]!.push(fn);
-    size += fn.instructions.length;
+    parts[parts.length - 1]!.push(item);
+    filled += size(item);
   }
   return parts;
+}
+
+const bodyBytes = (fn: FunctionModel): number => fn.decl.body!.range.endOffset - fn.decl.body!.range.offset;
+
+/** The functions split into parts of about `chunk` bytes of body, in module order. */
+export function splitParts(functions: readonly FunctionModel[], chunk: number): FunctionModel[][] {
+  return partition(functions, bodyBytes, chunk);
 }
 
 /** Which checks run on the whole module and which part by part. */
@@ -200,7 +210,7 @@ export function checkWhole(checks: readonly Check[], ctx: CheckContext, out: Map
 
 /**
  * Runs the checks. A large module is checked part by part: the functions are split into parts of about
- * `chunk` instructions, each part gets its own analysis context (facts computed for it and dropped after
+ * `chunk` bytes of function bodies, each part gets its own analysis context (facts computed for it and dropped after
  * it), and every per-function check runs on each part; the results are their union (`PartResults`). Peak
  * memory is then one part's facts, not the whole module's. The module-level checks run once on the whole
  * module.
@@ -260,9 +270,8 @@ export function checkContext(module: Module, text: string, analysis: AnalysisCon
   };
 }
 
-/** Selects the checks (--only, --disable, profile, config) and sets up their context. */
-export function prepareRun(module: Module, text: string, options: RunOptions = {}, analysis?: AnalysisContext): PreparedRun {
-  const ctx = checkContext(module, text, analysis ?? new AnalysisContext(module, options.block !== undefined ? { block: options.block } : {}), options.resources);
+/** The checks that run (--only, --disable, profile, config), in catalog order, and the outcomes of those that do not. */
+export function selectChecks(options: RunOptions): { checks: readonly Check[]; skipped: ReadonlyMap<string, CheckOutcome>; chosen: Chosen } {
   const only = options.only === undefined ? undefined : new Set(options.only);
   const disabled = new Set(options.disable ?? []);
   const built = new Map(CHECKS.map((c) => [c.meta.id as string, c]));
@@ -285,8 +294,14 @@ export function prepareRun(module: Module, text: string, options: RunOptions = {
     }
     selected.push({ entry, check, severity: severity as Severity });
   }
-  const chosen = new Map(selected.map((x) => [x.entry.id as string, x]));
-  return new Run(ctx, selected.map((x) => x.check), options, skipped, chosen);
+  return { checks: selected.map((x) => x.check), skipped, chosen: new Map(selected.map((x) => [x.entry.id as string, x])) };
+}
+
+/** Selects the checks (`selectChecks`) and sets up their context. */
+export function prepareRun(module: Module, text: string, options: RunOptions = {}, analysis?: AnalysisContext): PreparedRun {
+  const ctx = checkContext(module, text, analysis ?? new AnalysisContext(module, options.block !== undefined ? { block: options.block } : {}), options.resources);
+  const { checks, skipped, chosen } = selectChecks(options);
+  return new Run(ctx, checks, options, skipped, chosen);
 }
 
 /** A prepared run (the closures of `prepareRun` would keep the tree alive after `release`). */
@@ -301,7 +316,7 @@ class Run implements PreparedRun {
     private readonly skipped: ReadonlyMap<string, CheckOutcome>, private readonly chosen: Chosen) {
     this.current = ctx;
     this.text = ctx.text;
-    this.chunk = options.chunkInstructions ?? CHUNK_INSTRUCTIONS;
+    this.chunk = options.chunkBytes ?? CHUNK_BYTES;
   }
 
   get ctx(): CheckContext {

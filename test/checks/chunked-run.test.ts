@@ -1,5 +1,5 @@
 // A large module is checked part by part (runChecks: per-function checks run
-// on parts of about CHUNK_INSTRUCTIONS instructions, each part with its own
+// on parts of about CHUNK_BYTES bytes of function bodies, each part with its own
 // facts, dropped after it). That must change nothing: on every module of the
 // corpus with more than one function, checking each function as its own part
 // gives exactly the outcomes of checking the module whole; and a module-level
@@ -44,7 +44,7 @@ describe('checking a module part by part changes nothing', () => {
   it('reports a function directive once, not once per part', () => {
     const parsed = parsePtx(directives);
     expect(parsed.errors).toEqual([]);
-    const report = runChecks(parsed.module, directives, { chunkInstructions: 1, only: ['F008', 'F087'] });
+    const report = runChecks(parsed.module, directives, { chunkBytes: 1, only: ['F008', 'F087'] });
     const lines = (id: string): number[] => report.outcomes.find((o) => o.id === id)!.findings.map((f) => f.location.line);
     expect(lines('F087')).toEqual([5]);
     expect(lines('F008')).toEqual([14]);
@@ -56,8 +56,8 @@ describe('checking a module part by part changes nothing', () => {
 
   it.each(inputs.map((i) => [i.name, i] as const))('%s', (_name, input) => {
     const parsed = parsePtx(input.text);
-    const whole = runChecks(parsed.module, input.text, { chunkInstructions: Infinity });
-    const parts = runChecks(parsed.module, input.text, { chunkInstructions: 1 });
+    const whole = runChecks(parsed.module, input.text, { chunkBytes: Infinity });
+    const parts = runChecks(parsed.module, input.text, { chunkBytes: 1 });
     expect(parts.outcomes.map(signature)).toEqual(whole.outcomes.map(signature));
     expect(parts.score).toEqual(whole.score);
   });

@@ -40,7 +40,7 @@ describe('a check whose analysis gives up on one part of a module', () => {
 
   it('judges the other parts and says which part it could not analyze', () => {
     expect(parsed.errors).toEqual([]);
-    const report = runChecks(parsed.module, text, { chunkInstructions: 1, only: ['F071'] });
+    const report = runChecks(parsed.module, text, { chunkBytes: 1, only: ['F071'] });
     const f071 = report.outcomes.find((o) => o.id === 'F071')!;
     expect(f071.status).toBe('fail');
     expect(f071.findings.map((f) => f.location.line)).toEqual([text.split('\n').findIndex((l) => l.includes('%r3, 1')) + 1]);
@@ -48,7 +48,7 @@ describe('a check whose analysis gives up on one part of a module', () => {
   });
 
   it('is n/a for the module when checked whole', () => {
-    const report = runChecks(parsed.module, text, { chunkInstructions: Infinity, only: ['F071'] });
+    const report = runChecks(parsed.module, text, { chunkBytes: Infinity, only: ['F071'] });
     const f071 = report.outcomes.find((o) => o.id === 'F071')!;
     expect(f071.status).toBe('na');
     expect(f071.reason).toMatch(/^not analyzed: reaching definitions: .* in big;/);

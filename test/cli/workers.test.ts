@@ -41,7 +41,7 @@ describe.skipIf(!BUILT)('worker threads', () => {
   it.each(MODULES)('checks the parts of %s in threads with the sequential report', async (file) => {
     const { analyzeText } = await load<Analyze>('dist/analyze.js');
     const text = readFileSync(file, 'utf8');
-    const sequential = analyzeText(text, file, { chunkInstructions: 1 });
+    const sequential = analyzeText(text, file, { chunkBytes: 1 });
     expect(sequential.report!.findings.length).toBeGreaterThan(0);
     // (Through `analyzeTextInParts` a module this small gets no threads, `partThreads`: the parts go
     // to worker threads directly here.)
@@ -51,8 +51,8 @@ describe.skipIf(!BUILT)('worker threads', () => {
     const { parsePtx } = await load<Parse>('dist/parser/parse.js');
     const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
     const { runInParts } = await load<Parallel>('dist/checks/parallel.js');
-    const counted = await runInParts(prepareRun(parsePtx(text).module, text, { chunkInstructions: 1 }), 2, 512, counting);
-    expect(data(counted)).toBe(data(runChecks(parsePtx(text).module, text, { chunkInstructions: 1 })));
+    const counted = await runInParts(prepareRun(parsePtx(text).module, text, { chunkBytes: 1 }), 2, 512, counting);
+    expect(data(counted)).toBe(data(runChecks(parsePtx(text).module, text, { chunkBytes: 1 })));
     const parts = readFileSync(marker, 'utf8');
     expect(parts).toMatch(/^w+$/);
     expect(parts.length).toBeGreaterThan(1);
@@ -68,8 +68,8 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(partThreads(2_800_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 3, 4096)).toBe(3);
-    // 17 MB: the main thread 830 MB, each part thread about 150 MB.
-    expect(partThreads(17_000_000, 8, 1500)).toBe(4);
+    // 17 MB: the main thread 830 MB, each part thread about 180 MB.
+    expect(partThreads(17_000_000, 8, 1500)).toBe(3);
     expect(partThreads(17_000_000, 8, 900)).toBe(1);
   });
 
@@ -81,8 +81,8 @@ describe.skipIf(!BUILT)('worker threads', () => {
     const marker = join(DIR, 'started.parts');
     const started = await PartWorkers.start(3, 512, countingWorker(marker));
     expect(started.count).toBe(3);
-    const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkInstructions: 1 }), 3, 512, undefined, started);
-    expect(data(report)).toBe(data(runChecks(parsePtx(text).module, text, { chunkInstructions: 1 })));
+    const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkBytes: 1 }), 3, 512, undefined, started);
+    expect(data(report)).toBe(data(runChecks(parsePtx(text).module, text, { chunkBytes: 1 })));
     // Every part was checked by the workers started beforehand.
     expect(readFileSync(marker, 'utf8')).toMatch(/^ww+$/);
     await started.stop(); // (after their work: nothing left to end)
@@ -95,6 +95,39 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(existsSync(idleMarker)).toBe(false);
   });
 
+  it('gives the workers their parts before the module is parsed, callees found by the workers, with the sequential report', async () => {
+    const { parsePtx } = await load<Parse>('dist/parser/parse.js');
+    const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
+    const { PartWorkers, runInParts, startParts } = await load<Parallel>('dist/checks/parallel.js');
+    for (const file of MODULES) {
+      const text = readFileSync(file, 'utf8');
+      const marker = join(DIR, `${file.replaceAll('/', '_')}.early`);
+      const workers = await PartWorkers.start(2, 512, countingWorker(marker));
+      const early = startParts(text, { chunkBytes: 1 }, workers);
+      expect(early, file).toBeDefined();
+      // (recursion_local's functions call each other: a worker given one of them keeps its callees' bodies.)
+      const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkBytes: 1 }), 2, 512, undefined, workers, early);
+      await workers.stop();
+      expect(data(report)).toBe(data(runChecks(parsePtx(text).module, text, { chunkBytes: 1 })));
+      expect(readFileSync(marker, 'utf8')).toMatch(/^ww+$/);
+    }
+  });
+
+  it('stops the workers given parts of a large module that turns out not to parse, and reports its errors', async () => {
+    const { analyzeTextInParts } = await load<Analyze>('dist/analyze.js');
+    const kernel = (k: number): string => `.visible .entry k${k}()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %tid.x;\n`
+      + Array.from({ length: 15_000 }, (_, i) => `\tadd.u32 %r1, %r1, ${i};`).join('\n') + '\n\tret;\n}\n';
+    // The braces match (the scan finds every body, the workers start) but the last kernel has a bad instruction.
+    const text = `.version 8.0\n.target sm_90\n.address_size 64\n${[1, 2, 3, 4, 5].map(kernel).join('')}`
+      + kernel(6).replace('add.u32 %r1, %r1, 7;', 'add.u32 %r1, %r1 7;');
+    const t0 = performance.now();
+    const r = await analyzeTextInParts(text, 'bad.ptx', { partJobs: 2 });
+    expect(r.report).toBeUndefined();
+    expect(r.error?.message).toMatch(/syntax error/);
+    expect(r.error?.diagnostics[0]).toMatch(/^bad\.ptx:\d+:\d+: /);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+
   it('checks a part itself when its worker fails', async () => {
     const { parsePtx } = await load<Parse>('dist/parser/parse.js');
     const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
@@ -104,8 +137,8 @@ describe.skipIf(!BUILT)('worker threads', () => {
     const file = MODULES[0]!;
     const text = readFileSync(file, 'utf8');
     const { module } = parsePtx(text);
-    const expected = runChecks(module, text, { chunkInstructions: 1 });
-    const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkInstructions: 1 }), 2, 512, pathToFileURL(failing));
+    const expected = runChecks(module, text, { chunkBytes: 1 });
+    const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkBytes: 1 }), 2, 512, pathToFileURL(failing));
     expect(data(report)).toBe(data(expected));
   });
 

@@ -13,7 +13,7 @@
 // two offsets only (`compactRanges`: line and column are derived when read).
 import type * as A from '../ast.js';
 import { compactRanges } from '../ranges.js';
-import { Scanner, Tok, floatOf, intOf, isAnyDotted, isBinaryOperator, isModifierLike, numOf, plainOf, type Entry } from './scanner.js';
+import { Scanner, Tok, floatOf, intOf, isAnyDotted, isBinaryOperator, isModifierLike, matchingBrace, numOf, plainOf, type Entry } from './scanner.js';
 
 /** Thrown to abandon the fast path; never escapes `fastParse`. */
 class Bail {}
@@ -80,9 +80,12 @@ class FastParser extends Scanner {
   /** The trie of modifier lists seen so far (see `instructionRest`). */
   private readonly modifierLists: ModifierList = { list: [], next: undefined };
   private top = 0;
-  /** Function bodies to leave out: the offset of a body's `{` to the offset just after its `}`. */
-  private readonly skipBodies: ReadonlyMap<number, number> | undefined;
-  constructor(text: string, skipBodies?: ReadonlyMap<number, number>) {
+  /** Function bodies to leave out: the offset of a body's `{` to the offset just after its `}`; 'all': every
+   *  body, found by matching braces (`skipped` lists them). */
+  private readonly skipBodies: ReadonlyMap<number, number> | 'all' | undefined;
+  /** The bodies left out with 'all': declaration offset, offset of `{`, offset after `}`. */
+  readonly skipped: [number, number, number][] = [];
+  constructor(text: string, skipBodies?: ReadonlyMap<number, number> | 'all') {
     super(text);
     this.skipBodies = skipBodies;
   }
@@ -380,7 +383,14 @@ class FastParser extends Scanner {
     const params = this.tk() === Tok.LParen ? this.paramList() : [];
     const directives = this.functionDirectives();
     let body: A.Block | null = null;
-    const skipTo = this.tk() === Tok.LCurly ? this.skipBodies?.get(this.start) : undefined;
+    let skipTo: number | undefined;
+    if (this.tk() === Tok.LCurly && this.skipBodies !== undefined) {
+      if (this.skipBodies === 'all') {
+        skipTo = matchingBrace(this.text, this.start);
+        if (skipTo < 0) this.bail();
+        this.skipped.push([offset, this.start, skipTo]);
+      } else skipTo = this.skipBodies.get(this.start);
+    }
     if (skipTo !== undefined) this.skipTo(skipTo);
     else if (this.tk() === Tok.LCurly) body = this.block();
     else this.expect(Tok.Semi);
@@ -837,15 +847,17 @@ function reduce(values: A.Expression[], ops: Tok[], span: (offset: number, endOf
 export interface FastParseResult {
   statements: A.ModuleStatement[];
   comments: A.Comment[];
+  /** With `skipBodies` 'all': every function body left out (declaration offset, `{` offset, offset after `}`). */
+  skipped: [number, number, number][];
 }
 
 /** Parses well-formed PTX into the reference parser's exact tree; undefined
  *  at the first lexical or syntax deviation (never throws). */
-export function fastParse(text: string, skipBodies?: ReadonlyMap<number, number>): FastParseResult | undefined {
+export function fastParse(text: string, skipBodies?: ReadonlyMap<number, number> | 'all'): FastParseResult | undefined {
   try {
     const p = new FastParser(text, skipBodies);
     const statements = p.parseModule();
-    return { statements, comments: p.comments };
+    return { statements, comments: p.comments, skipped: p.skipped };
   } catch {
     return undefined;
   }

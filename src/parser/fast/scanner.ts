@@ -627,3 +627,38 @@ export function plainOf(e: Entry): number {
   }
   return e.plain;
 }
+
+/**
+ * The offset just after the `}` that closes the `{` at `open`, skipping comments and string literals as
+ * the scanner does; -1 when the text ends first or meets a comment or string the scanner would reject.
+ * Braces inside a body (nested blocks, vector operands) come in pairs in well-formed PTX.
+ */
+export function matchingBrace(text: string, open: number): number {
+  let depth = 0;
+  const len = text.length;
+  for (let pos = open; pos < len; pos++) {
+    const c = text.charCodeAt(pos);
+    if (c === 123) depth++;
+    else if (c === 125) {
+      if (--depth === 0) return pos + 1;
+    } else if (c === 47) {
+      const d = text.charCodeAt(pos + 1);
+      if (d === 47) {
+        while (pos + 1 < len && text.charCodeAt(pos + 1) !== 10 && text.charCodeAt(pos + 1) !== 13) pos++;
+      } else if (d === 42) {
+        const close = text.indexOf('*/', pos + 2);
+        if (close < 0) return -1;
+        pos = close + 1;
+      }
+    } else if (c === 34) {
+      for (pos++; ; pos++) {
+        const e = text.charCodeAt(pos);
+        if (e === 34) break;
+        if (e === 92) pos++;
+        else if (e === 10 || e === 13 || e !== e) return -1;
+      }
+    }
+  }
+  return -1;
+}
+

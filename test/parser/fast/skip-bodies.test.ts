@@ -2,9 +2,11 @@
 // checking some functions of a large module parses it with the others' bodies
 // skipped. Those functions become declarations; everything else, positions
 // included, is what a full parse gives.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FunctionDecl, ModuleStatement } from '../../../src/parser/ast.js';
-import { parsePtx } from '../../../src/parser/parse.js';
+import { parsePtx, scanFunctionBodies } from '../../../src/parser/parse.js';
 import { plainRanges } from '../../helpers/ast.js';
 
 const text = [
@@ -77,3 +79,71 @@ describe('leaving function bodies out', () => {
     expect(Object.getPrototypeOf(k.range).constructor.name).toBe('CompactRange');
   });
 });
+
+// The part threads get their parts before the module is parsed: its function bodies are found by parsing
+// the declarations and matching each body's braces (`scanFunctionBodies`). That must find exactly the
+// bodies a full parse finds, wherever braces stand in comments, strings and vector operands.
+describe('finding the function bodies without parsing them', () => {
+  const bodiesOf = (t: string) => parsePtx(t).module.statements
+    .filter((s): s is FunctionDecl => s.kind === 'Function' && s.body !== null)
+    .map((s) => ({ name: s.name, decl: s.range.offset, open: s.body!.range.offset, close: s.body!.range.endOffset }));
+
+  it('finds the bodies, declarations and names a full parse finds', () => {
+    expect(scanFunctionBodies(text)).toEqual(bodiesOf(text));
+    expect(scanFunctionBodies(text)!.map((b) => b.name)).toEqual(['f', 'k']);
+  });
+
+  it('counts no brace in a comment or a string, and the braces of vector operands and nested blocks', () => {
+    const tricky = [
+      '.version 8.0', '.target sm_90', '.address_size 64',
+      '.visible .entry k()',
+      '{ // } a closing brace in a comment',
+      '\t.reg .b32 %r<5>;',
+      '\t/* { an opening one */',
+      '\t.pragma "nounroll";',
+      '\t{',
+      '\t\t.reg .b32 %t;',
+      '\t\tmov.b64 {%r1, %r2}, 0;',
+      '\t}',
+      '\tret;',
+      '}',
+      '.visible .entry j() { ret; }',
+      '',
+    ].join('\n');
+    expect(parsePtx(tricky).errors).toEqual([]);
+    const found = scanFunctionBodies(tricky)!;
+    expect(found).toEqual(bodiesOf(tricky));
+    expect(found.map((b) => b.name)).toEqual(['k', 'j']);
+  });
+
+  it('gives up on a body that does not end (the full parse reports it)', () => {
+    const open = text.slice(0, text.lastIndexOf('}'));
+    expect(scanFunctionBodies(open)).toBeUndefined();
+    expect(parsePtx(open).errors.length).toBeGreaterThan(0);
+    expect(scanFunctionBodies(`${text.slice(0, text.indexOf('/* a block'))}/* never closed`)).toBeUndefined();
+  });
+
+  it('agrees with the full parse on every PTX fixture that parses', () => {
+    const files = [...walk('fixtures'), ...walk('examples')].filter((f) => f.endsWith('.ptx'));
+    expect(files.length).toBeGreaterThan(100);
+    let compared = 0;
+    for (const f of files) {
+      const t = readFileSync(f, 'utf8');
+      if (parsePtx(t).errors.length > 0) continue;
+      const found = scanFunctionBodies(t);
+      // (The fast parser leaves a few constructs to the reference parser: no scan then, and no early parts.)
+      if (found === undefined) continue;
+      expect(found, f).toEqual(bodiesOf(t));
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+});
+
+function* walk(dir: string): Generator<string> {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) yield* walk(p);
+    else yield p;
+  }
+}
