@@ -14,6 +14,7 @@
 import type { Comment } from '../ast.js';
 import { DIRECTIVES, type DirectiveRole } from '../isa/directives.js';
 import { parseFloatLiteral, parseIntLiteral, type FloatLiteral, type IntLiteral } from '../literals.js';
+import { lineStartsOf } from '../ranges.js';
 
 /** Token kinds. Ranges of related kinds are contiguous (see the predicates below). */
 export const enum Tok {
@@ -212,36 +213,17 @@ export class Scanner {
     }
   }
 
-  /** The offset of the next `\r` at or after the last skipped text (Infinity: none). */
-  private nextCr = -1;
-
   /**
    * Passes over the text from the current token up to `end` (exclusive) as if it were whitespace, its
    * comments included (not kept); the last character before `end` counts as the last consumed token.
    * A worker checking some functions of a module leaves the other bodies out with it (src/parser/fast/parser.ts).
+   * The line at `end` comes from the text's line starts (made once per text: a worker parses its text once
+   * per part, and counting the skipped lines each time read the whole text again).
    */
   skipTo(end: number): void {
-    const text = this.text;
-    let line = this.tline;
-    let lineStart = this.start - (this.tcol - 1);
-    if (this.nextCr < this.start) {
-      const cr = text.indexOf('\r', this.start);
-      this.nextCr = cr === -1 ? Infinity : cr;
-    }
-    if (this.nextCr >= end) {
-      for (let i = text.indexOf('\n', this.start); i !== -1 && i < end; i = text.indexOf('\n', i + 1)) {
-        line++;
-        lineStart = i + 1;
-      }
-    } else {
-      for (let i = this.start; i < end; i++) {
-        const c = text.charCodeAt(i);
-        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
-          line++;
-          lineStart = i + 1;
-        }
-      }
-    }
+    const starts = lineStartsOf(this.text);
+    const line = starts.line(end);
+    const lineStart = starts.start(line);
     this.pl = line;
     this.pec = end - lineStart + 1;
     this.peo = end;

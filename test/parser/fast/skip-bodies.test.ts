@@ -78,6 +78,17 @@ describe('leaving function bodies out', () => {
     expect(fn(other.module.statements, 'k').range.line).toBe(k.range.line);
     expect(Object.getPrototypeOf(k.range).constructor.name).toBe('CompactRange');
   });
+
+  // (After the test above: another text's parse makes the ranges a class of its own.)
+  it.each([['\\r\\n', '\r\n'], ['\\r', '\r']])('keeps the positions after a skipped body with %s line ends', (_, eol) => {
+    const other = text.replaceAll('\r', '').replaceAll('\n', eol);
+    const whole = parsePtx(other);
+    const g = fn(whole.module.statements, 'f');
+    const part = parsePtx(other, { skipBodies: new Map([[g.body!.range.offset, g.body!.range.endOffset]]) });
+    expect(part.errors).toEqual([]);
+    expect(plainRanges(fn(part.module.statements, 'k'))).toEqual(plainRanges(fn(whole.module.statements, 'k')));
+    expect(part.module.comments.map((c) => c.range.line)).toEqual([4, 14]);
+  });
 });
 
 // The part threads get their parts before the module is parsed: its function bodies are found by parsing
