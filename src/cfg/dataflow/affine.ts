@@ -656,8 +656,12 @@ function compileSrc(fn: FunctionModel, e: A.Expression, slots: CompileState): Sr
   switch (e.kind) {
     case 'Name': {
       let s: SymbolRef | undefined;
-      for (const r of slots.known) if (r.name === e.name && e.component === undefined) s = r;
-      if (s === undefined) for (const r of slots.knownDefs) if (r.name === e.name && e.component === undefined) s = r;
+      // (Index loops: no iterator objects, whatever the tier the code runs in.)
+      const { known, knownDefs } = slots;
+      if (e.component === undefined) {
+        for (let i = 0; i < known.length; i++) if (known[i]!.name === e.name) s = known[i];
+        if (s === undefined) for (let i = 0; i < knownDefs.length; i++) if (knownDefs[i]!.name === e.name) s = knownDefs[i];
+      }
       s ??= fn.resolve(e);
       if (s?.kind === 'register') {
         let r = slots.regs[s.id];

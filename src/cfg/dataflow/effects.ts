@@ -43,7 +43,9 @@ export function forgetEffects(fn: FunctionModel): void {
   }
 }
 
-const NO_REGISTERS: readonly RegisterSymbol[] = Object.freeze([]);
+/** Shared by every instruction with no defs (or no uses). Not frozen: a frozen array has a map of its own,
+ *  and every loop over defs and uses would meet two kinds of array. */
+const NO_REGISTERS: readonly RegisterSymbol[] = [];
 
 /** The registers an instruction writes and reads (guard included). */
 export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
