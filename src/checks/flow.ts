@@ -118,7 +118,7 @@ export const LOADS: ReadonlySet<string> = new Set(['ld', 'ldu', 'atom', 'ldmatri
 export function backwardSlice(
   ctx: CheckContext, fn: FunctionModel, ins: number, regs: readonly RegisterSymbol[],
   opts: { readonly throughLoads?: boolean; readonly limit?: number } = {},
-): Set<number> | undefined {
+): ReadonlySet<number> | undefined {
   const limit = opts.limit ?? 512;
   const key = `${ins}:${regs.map((r) => r.id).join(',')}:${opts.throughLoads === true ? 1 : 0}:${limit}`;
   let memo = SLICES.get(ctx.analysis)?.get(fn);
@@ -127,10 +127,8 @@ export function backwardSlice(
     if (perFn === undefined) SLICES.set(ctx.analysis, perFn = new WeakMap());
     perFn.set(fn, memo = new Map());
   }
-  if (memo.has(key)) {
-    const hit = memo.get(key);
-    return hit === undefined ? undefined : new Set(hit);
-  }
+  // (The slices are shared: no caller changes one.)
+  if (memo.has(key)) return memo.get(key);
   const rd = ctx.analysis.get(fn, reachingDefinitionsAnalysis);
   const t = rd.table;
   const out = new Set<number>();
@@ -153,12 +151,12 @@ export function backwardSlice(
       for (let u = t.useStart[d]!; u < t.useStart[d + 1]!; u++) work.push(d, t.useReg[u]!);
     }
   }
-  if (memo.size < 4096) memo.set(key, result === undefined ? undefined : new Set(result));
+  if (memo.size < 4096) memo.set(key, result);
   return result;
 }
 
 /** Slices already computed, per analysis context and function (checks ask for the same slice repeatedly). */
-const SLICES = new WeakMap<CheckContext['analysis'], WeakMap<FunctionModel, Map<string, Set<number> | undefined>>>();
+const SLICES = new WeakMap<CheckContext['analysis'], WeakMap<FunctionModel, Map<string, ReadonlySet<number> | undefined>>>();
 
 /** Whether an operand names a special register whose name starts with one of `prefixes` (`%tid`, `%laneid`). */
 export function readsSreg(fn: FunctionModel, node: A.Instruction, prefixes: readonly string[]): boolean {

@@ -71,18 +71,23 @@ export const MIN_PART_THREAD_BYTES = 1_000_000;
  * How many threads check the parts of a module of `textLength` characters: none below MIN_PART_THREAD_BYTES,
  * else at most `requested`, one per BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main
  * thread. Measured on CUB modules (docs/performance.md): a part thread holds its runtime and compiled code
- * (about 47 MB idle), a copy of the text and one part's tree and facts; the main thread, which holds the whole
- * tree while the threads check their first parts, at most 40 × the text + 150 MB. With the parts given
- * before the module is parsed (`startParts`) the threads' first, largest parts overlap the main thread's
- * peak: 2.9 GB on the 17 MB bench module with twelve threads, 1.7 GB on the 7.2 MB one, so a thread counts
- * 110 MB + 4 × the text. 1 means no threads.
+ * (about 47 MB idle), a copy of the text, its young generation (`PART_YOUNG_GENERATION_MB`) and one part's
+ * tree and facts; the main thread, which holds the whole tree while the threads check their first parts
+ * (`startParts`), at most 40 × the text + 150 MB. Twelve threads peak at 2.3 GB on the 17 MB bench module,
+ * 1.5 GB on the 7.2 MB one: a thread counts 80 MB + 4 × the text. 1 means no threads.
  */
 export function partThreads(textLength: number, requested: number, limitMb: number): number {
   if (textLength < MIN_PART_THREAD_BYTES) return 1;
   const mb = textLength / 1e6;
-  const fit = Math.floor((limitMb - (150 + 40 * mb)) / (110 + 4 * mb));
+  const fit = Math.floor((limitMb - (150 + 40 * mb)) / (80 + 4 * mb));
   return Math.max(1, Math.min(requested, Math.floor(textLength / BYTES_PER_PART_THREAD), fit));
 }
+
+/** The young generation of a part thread (V8's default is 48 MB once grown). Measured on the bench host
+ *  (docs/performance.md, session 7, interleaved twice): twelve threads on the 17 MB module peak at 2.3 GB
+ *  with 12 MB against 2.8 to 2.9 GB with the default, on the 7.2 MB one 1.5 GB against 1.7 GB, in the same
+ *  time; 8 and 6 MB save nothing more. */
+export const PART_YOUNG_GENERATION_MB = 12;
 
 /** Whether parts can be checked in worker threads (not when running from the TypeScript sources). */
 export function partWorkersAvailable(): boolean {
@@ -101,7 +106,7 @@ export class PartWorkers {
 
   private constructor(count: number, memoryLimitMb: number, script: URL, Worker: typeof WorkerType) {
     for (let i = 0; i < count; i++) {
-      const w = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb } });
+      const w = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb, maxYoungGenerationSizeMb: PART_YOUNG_GENERATION_MB } });
       this.workers.push(w);
       w.on('message', (m: PartMessage) => { this.messages[m.part] = m; });
       // A worker that fails (out of memory) leaves its part unchecked: the main thread checks it.

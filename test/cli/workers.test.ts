@@ -68,9 +68,21 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(partThreads(2_800_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 3, 4096)).toBe(3);
-    // 17 MB: the main thread 830 MB, each part thread about 180 MB.
-    expect(partThreads(17_000_000, 8, 1500)).toBe(3);
+    // 17 MB: the main thread 830 MB, each part thread about 150 MB.
+    expect(partThreads(17_000_000, 8, 1500)).toBe(4);
     expect(partThreads(17_000_000, 8, 900)).toBe(1);
+  });
+
+  it('gives each part thread its heap limit and a small young generation', async () => {
+    const { PART_YOUNG_GENERATION_MB, PartWorkers } = await load<Parallel>('dist/checks/parallel.js');
+    const out = join(DIR, 'limits.json');
+    const script = join(DIR, 'limits.worker.mjs');
+    writeFileSync(script, `import { writeFileSync } from 'node:fs';\nimport { parentPort, resourceLimits } from 'node:worker_threads';\n`
+      + `writeFileSync(${JSON.stringify(out)}, JSON.stringify(resourceLimits));\nparentPort.once('message', () => undefined);\n`);
+    const workers = await PartWorkers.start(1, 512, pathToFileURL(script));
+    await workers.stop();
+    expect(PART_YOUNG_GENERATION_MB).toBe(12);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 12 });
   });
 
   it('uses workers started before parsing, and ends them when there is nothing to check', async () => {
