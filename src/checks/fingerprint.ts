@@ -59,6 +59,31 @@ export function instructionsOnLines(index: InstructionIndex, text: string, wante
   return out;
 }
 
+/** What stands on each of the `wanted` lines of `text` that has an instruction, from the module's tree: one
+ *  walk over its instructions in text order beside the wanted lines in order (no table of every instruction). */
+export function instructionsOnLinesOf(module: Module, text: string, wanted: ReadonlySet<number>): ReadonlyMap<number, string> {
+  const starts = lineStartsOf(text);
+  const lines = [...wanted].filter((l) => starts.start(l) !== -1).sort((a, b) => a - b);
+  const out = new Map<number, string>();
+  let k = 0;
+  const visit = (stmts: readonly Statement[]): boolean => {
+    for (const s of stmts) {
+      if (k === lines.length) return false;
+      if (s.kind === 'Instruction') {
+        const at = s.range.offset;
+        // Past the end of the wanted line k: on to the first wanted line not ending before this instruction.
+        for (let next = starts.start(lines[k]! + 1); next !== -1 && next <= at; next = starts.start(lines[k]! + 1)) {
+          if (++k === lines.length) return false;
+        }
+        if (at >= starts.start(lines[k]!) && !out.has(lines[k]!)) out.set(lines[k]!, `${s.opcode}${s.modifiers.join('')}`);
+      } else if (s.kind === 'Block' && !visit(s.statements)) return false;
+    }
+    return true;
+  };
+  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null && !visit(s.body.statements)) break;
+  return out;
+}
+
 function lineOf(text: string, line: number): string {
   return textOfLine(text, line).trim().split(/\s+/).join(' ');
 }

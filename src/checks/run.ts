@@ -9,7 +9,7 @@ import { SEEDS_PROFILE } from './catalog.js';
 import { CHECKS } from './index.js';
 import { band, DEFAULT_MIN_SCORE, exitCodeOf, scoreChecks, type Band, type Score, type Status } from './score.js';
 import { collectSuppressions } from './suppressions.js';
-import { fingerprints, instructionIndex, instructionsOnLines, type InstructionIndex } from './fingerprint.js';
+import { fingerprints, instructionIndex, instructionsOnLines, instructionsOnLinesOf, type InstructionIndex } from './fingerprint.js';
 import type { Check, CheckContext, CheckId, Finding, Location, ResourceUsage, Severity } from './types.js';
 
 export interface RunOptions {
@@ -251,7 +251,7 @@ interface ModuleOutline {
 // (Each closure in a scope of its own: a closure keeps every variable its scope's closures capture.)
 const linesNow = (index: InstructionIndex, text: string) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> => instructionsOnLines(index, text, wanted);
 const linesLater = (module: Module, text: string) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> =>
-  instructionsOnLines(instructionIndex(module), text, wanted);
+  instructionsOnLinesOf(module, text, wanted);
 
 /** `eager`: computed now, keeping nothing of the tree; otherwise when a report first needs them. */
 function outline(module: Module, text: string, analysis: AnalysisContext, eager: boolean): ModuleOutline {
