@@ -29,7 +29,7 @@ export interface PartWork {
   /** The part-by-part checks, in run order. */
   readonly checks: readonly string[];
   /** Every function body of the module, in order. A worker keeps the bodies of its part's functions and
-   *  of every function they call, transitively (`keptBodies`), and leaves the others out. */
+   *  of every function they call, transitively (src/part-worker.ts: `parsePart`), and leaves the others out. */
   readonly bodies: readonly FunctionBody[];
   /** Per part: its functions. */
   readonly parts: readonly (readonly number[])[];

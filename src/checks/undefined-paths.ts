@@ -186,27 +186,48 @@ function forget(facts: Facts, ins: number): Facts {
   return out ?? facts;
 }
 
+/** The text of each part of a state, by the map (a map is not changed once a state holds it, and successors
+ *  share their predecessor's maps when nothing is dropped: each is written out once). */
+const factsTexts = new WeakMap<Facts, string>();
+const lastTexts = new WeakMap<ReadonlyMap<number, number>, string>();
+const predsTexts = new WeakMap<ReadonlyMap<number, Condition>, string>();
+
+function factsText(facts: Facts): string {
+  let t = factsTexts.get(facts);
+  if (t === undefined) {
+    const parts: string[] = [];
+    for (const [k, f] of facts) parts.push(`${k}=${f.value ? 1 : 0}`);
+    t = parts.sort().join('|');
+    factsTexts.set(facts, t);
+  }
+  return t;
+}
+
+function lastText(last: ReadonlyMap<number, number>): string {
+  let t = lastTexts.get(last);
+  if (t === undefined) {
+    const parts: string[] = [];
+    for (const [r, d] of last) parts.push(`${r}:${d}`);
+    t = parts.sort().join(',');
+    lastTexts.set(last, t);
+  }
+  return t;
+}
+
+function predsText(preds: ReadonlyMap<number, Condition>): string {
+  let t = predsTexts.get(preds);
+  if (t === undefined) {
+    const parts: string[] = [];
+    for (const [r, c] of preds) parts.push(`${r}:${c.negated ? '!' : ''}${c.key}`);
+    t = parts.sort().join(',');
+    predsTexts.set(preds, t);
+  }
+  return t;
+}
+
 /** A state as text: equal texts, equal states (the search visits each once). Empty parts cost nothing. */
 function signature(st: State): string {
-  let out = `${st.block}#`;
-  if (st.facts.size > 0) {
-    const parts: string[] = [];
-    for (const [k, f] of st.facts) parts.push(`${k}=${f.value ? 1 : 0}`);
-    out += parts.sort().join('|');
-  }
-  out += '#';
-  if (st.last.size > 0) {
-    const parts: string[] = [];
-    for (const [r, d] of st.last) parts.push(`${r}:${d}`);
-    out += parts.sort().join(',');
-  }
-  out += '#';
-  if (st.preds.size > 0) {
-    const parts: string[] = [];
-    for (const [r, c] of st.preds) parts.push(`${r}:${c.negated ? '!' : ''}${c.key}`);
-    out += parts.sort().join(',');
-  }
-  return out;
+  return `${st.block}#${st.facts.size > 0 ? factsText(st.facts) : ''}#${st.last.size > 0 ? lastText(st.last) : ''}#${st.preds.size > 0 ? predsText(st.preds) : ''}`;
 }
 
 /**
