@@ -643,4 +643,3 @@ export function matchingBrace(text: string, open: number): number {
   }
   return -1;
 }
-
