@@ -191,43 +191,28 @@ function forget(facts: Facts, ins: number): Facts {
 const factsTexts = new WeakMap<Facts, string>();
 const lastTexts = new WeakMap<ReadonlyMap<number, number>, string>();
 const predsTexts = new WeakMap<ReadonlyMap<number, Condition>, string>();
+const factEntry = (k: string, f: Fact): string => `${k}=${f.value ? 1 : 0}`;
+const lastEntry = (r: number, d: number): string => `${r}:${d}`;
+const predEntry = (r: number, c: Condition): string => `${r}:${c.negated ? '!' : ''}${c.key}`;
 
-function factsText(facts: Facts): string {
-  let t = factsTexts.get(facts);
+/** A map's entries as sorted text, once per map. */
+function textOf<K, V>(texts: WeakMap<ReadonlyMap<K, V>, string>, m: ReadonlyMap<K, V>, entry: (k: K, v: V) => string, sep: string): string {
+  let t = texts.get(m);
   if (t === undefined) {
     const parts: string[] = [];
-    for (const [k, f] of facts) parts.push(`${k}=${f.value ? 1 : 0}`);
-    t = parts.sort().join('|');
-    factsTexts.set(facts, t);
-  }
-  return t;
-}
-
-function lastText(last: ReadonlyMap<number, number>): string {
-  let t = lastTexts.get(last);
-  if (t === undefined) {
-    const parts: string[] = [];
-    for (const [r, d] of last) parts.push(`${r}:${d}`);
-    t = parts.sort().join(',');
-    lastTexts.set(last, t);
-  }
-  return t;
-}
-
-function predsText(preds: ReadonlyMap<number, Condition>): string {
-  let t = predsTexts.get(preds);
-  if (t === undefined) {
-    const parts: string[] = [];
-    for (const [r, c] of preds) parts.push(`${r}:${c.negated ? '!' : ''}${c.key}`);
-    t = parts.sort().join(',');
-    predsTexts.set(preds, t);
+    for (const [k, v] of m) parts.push(entry(k, v));
+    t = parts.sort().join(sep);
+    texts.set(m, t);
   }
   return t;
 }
 
 /** A state as text: equal texts, equal states (the search visits each once). Empty parts cost nothing. */
 function signature(st: State): string {
-  return `${st.block}#${st.facts.size > 0 ? factsText(st.facts) : ''}#${st.last.size > 0 ? lastText(st.last) : ''}#${st.preds.size > 0 ? predsText(st.preds) : ''}`;
+  const facts = st.facts.size > 0 ? textOf(factsTexts, st.facts, factEntry, '|') : '';
+  const last = st.last.size > 0 ? textOf(lastTexts, st.last, lastEntry, ',') : '';
+  const preds = st.preds.size > 0 ? textOf(predsTexts, st.preds, predEntry, ',') : '';
+  return `${st.block}#${facts}#${last}#${preds}`;
 }
 
 /**
