@@ -6,6 +6,7 @@
 // the mapped source line's text when it is known, and the occurrence index
 // among findings that agree on all of that.
 import { createHash } from 'node:crypto';
+import type { FunctionModel } from '../cfg/symbols.js';
 import type { Module, Statement } from '../parser/ast.js';
 import { lineStartsOf, textOfLine } from '../parser/ranges.js';
 import type { Finding } from './types.js';
@@ -59,28 +60,40 @@ export function instructionsOnLines(index: InstructionIndex, text: string, wante
   return out;
 }
 
-/** What stands on each of the `wanted` lines of `text` that has an instruction, from the module's tree: one
- *  walk over its instructions in text order beside the wanted lines in order (no table of every instruction). */
-export function instructionsOnLinesOf(module: Module, text: string, wanted: ReadonlySet<number>): ReadonlyMap<number, string> {
+/** What stands on each of the `wanted` lines of `text` that has an instruction, from the functions' flat
+ *  instruction lists (in text order): binary searches per line, no walk over every instruction. */
+export function instructionsOnLinesOf(functions: readonly FunctionModel[], text: string, wanted: ReadonlySet<number>): ReadonlyMap<number, string> {
   const starts = lineStartsOf(text);
-  const lines = [...wanted].filter((l) => starts.start(l) !== -1).sort((a, b) => a - b);
   const out = new Map<number, string>();
-  let k = 0;
-  const visit = (stmts: readonly Statement[]): boolean => {
-    for (const s of stmts) {
-      if (k === lines.length) return false;
-      if (s.kind === 'Instruction') {
-        const at = s.range.offset;
-        // Past the end of the wanted line k: on to the first wanted line not ending before this instruction.
-        for (let next = starts.start(lines[k]! + 1); next !== -1 && next <= at; next = starts.start(lines[k]! + 1)) {
-          if (++k === lines.length) return false;
-        }
-        if (at >= starts.start(lines[k]!) && !out.has(lines[k]!)) out.set(lines[k]!, `${s.opcode}${s.modifiers.join('')}`);
-      } else if (s.kind === 'Block' && !visit(s.statements)) return false;
+  for (const line of wanted) {
+    const start = starts.start(line);
+    if (start === -1) continue;
+    const next = starts.start(line + 1);
+    const end = next === -1 ? Infinity : next;
+    // The first function whose body ends after the line starts, then its first instruction at or after it
+    // (or the first instruction of a later function).
+    let lo = 0;
+    let hi = functions.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (functions[mid]!.decl.range.endOffset <= start) lo = mid + 1;
+      else hi = mid;
     }
-    return true;
-  };
-  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null && !visit(s.body.statements)) break;
+    for (let f = lo; f < functions.length; f++) {
+      const ins = functions[f]!.instructions;
+      let a = 0;
+      let b = ins.length;
+      while (a < b) {
+        const mid = (a + b) >> 1;
+        if (ins[mid]!.node.range.offset < start) a = mid + 1;
+        else b = mid;
+      }
+      if (a === ins.length) continue;
+      const node = ins[a]!.node;
+      if (node.range.offset < end) out.set(line, `${node.opcode}${node.modifiers.join('')}`);
+      break;
+    }
+  }
   return out;
 }
 

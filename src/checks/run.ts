@@ -250,15 +250,15 @@ interface ModuleOutline {
 
 // (Each closure in a scope of its own: a closure keeps every variable its scope's closures capture.)
 const linesNow = (index: InstructionIndex, text: string) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> => instructionsOnLines(index, text, wanted);
-const linesLater = (module: Module, text: string) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> =>
-  instructionsOnLinesOf(module, text, wanted);
+const linesLater = (functions: readonly FunctionModel[], text: string) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> =>
+  instructionsOnLinesOf(functions, text, wanted);
 
 /** `eager`: computed now, keeping nothing of the tree; otherwise when a report first needs them. */
 function outline(module: Module, text: string, analysis: AnalysisContext, eager: boolean): ModuleOutline {
   return {
     suppressions: collectSuppressions(module.comments),
     functions: analysis.functions.map((f) => ({ name: f.name, isEntry: f.isEntry, line: f.decl.range.line })),
-    lines: eager ? linesNow(instructionIndex(module), text) : linesLater(module, text),
+    lines: eager ? linesNow(instructionIndex(module), text) : linesLater(analysis.model.functions, text),
   };
 }
 
@@ -385,12 +385,21 @@ function assemble(text: string, options: RunOptions, module: ModuleOutline, skip
   const b = band(score.score, options.minScore ?? DEFAULT_MIN_SCORE, hasCritical);
   const findings = outcomes.flatMap((o) => o.findings)
     .sort((a, b2) => a.location.line - b2.location.line || a.location.column - b2.location.column || a.id.localeCompare(b2.id));
+  // Each check's unsuppressed findings counted per function in one pass (not a pass per function and check:
+  // 300 functions × 30,000 findings on a large module).
+  const perFunction = outcomes.map((o) => {
+    const counts = new Map<string, number>();
+    for (const x of o.findings) {
+      if (x.suppressed === undefined && x.function !== undefined) counts.set(x.function, (counts.get(x.function) ?? 0) + 1);
+    }
+    return counts;
+  });
   const kernels: KernelOutcome[] = module.functions
     .filter((f) => options.kernel === undefined || f.name === options.kernel)
     .map((f) => ({
       name: f.name, isEntry: f.isEntry, line: f.line,
-      results: outcomes.map((o) => {
-        const mine = o.findings.filter((x) => x.function === f.name && x.suppressed === undefined).length;
+      results: outcomes.map((o, i) => {
+        const mine = perFunction[i]!.get(f.name) ?? 0;
         const status: Status = o.status === 'fail' ? (mine > 0 ? 'fail' : 'pass') : o.status;
         return { id: o.id, status, findings: mine };
       }),

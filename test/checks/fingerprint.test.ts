@@ -1,10 +1,11 @@
 // What stands on a finding's line goes into its fingerprint (src/checks/fingerprint.ts). A one-thread run
-// reads it from the tree (`instructionsOnLinesOf`), a threaded run from an index kept after the tree is let
-// go (`instructionsOnLines`): both must give the first instruction's opcode and modifiers on every wanted
-// line that has one, and nothing for the others.
+// reads it from the functions' instruction lists (`instructionsOnLinesOf`), a threaded run from an index
+// kept after the tree is let go (`instructionsOnLines`): both must give the first instruction's opcode and
+// modifiers on every wanted line that has one, and nothing for the others.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { instructionIndex, instructionsOnLines, instructionsOnLinesOf } from '../../src/checks/fingerprint.js';
+import { buildModuleModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
 
 const sorted = (m: ReadonlyMap<number, string>): [number, string][] => [...m].sort((a, b) => a[0] - b[0]);
@@ -24,22 +25,24 @@ describe('what stands on a finding\'s line', () => {
     '\tst.global.u32 [%rd2], %r1;',
     '\tret;',
     '}',
+    '.visible .entry j() { mov.u32 %r1, 1; ret; }',
+    '',
   ].join('\n');
   const { module } = parsePtx(text);
 
   it('is the first instruction on the line, in a nested block too, and nothing where none stands', () => {
-    const wanted = new Set([1, 6, 7, 9, 11, 12, 13, 15, 99]);
-    const got = instructionsOnLinesOf(module, text, wanted);
-    expect(sorted(got)).toEqual([[7, 'ld.param.u64'], [9, 'mov.u32'], [11, 'bra'], [13, 'st.global.u32']]);
+    const wanted = new Set([1, 6, 7, 9, 11, 12, 13, 15, 16, 17, 99]);
+    const got = instructionsOnLinesOf(buildModuleModel(module).functions, text, wanted);
+    expect(sorted(got)).toEqual([[7, 'ld.param.u64'], [9, 'mov.u32'], [11, 'bra'], [13, 'st.global.u32'], [16, 'mov.u32']]);
     expect(sorted(instructionsOnLines(instructionIndex(module), text, wanted))).toEqual(sorted(got));
   });
 
-  it('is the same from the tree and from the index on a real module, for any lines', () => {
+  it('is the same from the instruction lists and from the index on a real module, for any lines', () => {
     const big = readFileSync('fixtures/corpus/llvm/ptx/recursion_local.sm_80.ptx', 'utf8');
     const m = parsePtx(big).module;
     const count = big.split('\n').length;
     const wanted = new Set(Array.from({ length: count + 2 }, (_, i) => i + 1).filter((l) => l % 3 !== 1));
-    const fromTree = instructionsOnLinesOf(m, big, wanted);
+    const fromTree = instructionsOnLinesOf(buildModuleModel(m).functions, big, wanted);
     expect(fromTree.size).toBeGreaterThan(10);
     expect(sorted(instructionsOnLines(instructionIndex(m), big, wanted))).toEqual(sorted(fromTree));
   });
