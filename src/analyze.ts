@@ -290,11 +290,18 @@ export function analysisV8Flags(env: NodeJS.ProcessEnv = process.env): string[] 
   return [...DEFAULT_ANALYSIS_V8_FLAGS, ...(env.PTX_DEBUG_V8_FLAGS ?? '').split(/\s+/).filter((f) => f.length > 0)];
 }
 
+/** The analysis process's script: the build's one-file bundle (scripts/bundle-workers.js: a process then
+ *  loads one file, not the build's modules), else the module. */
+export function analyzeWorkerScript(): URL {
+  const bundled = new URL('./bundle/analyze-worker.js', import.meta.url);
+  return existsSync(fileURLToPath(bundled)) ? bundled : new URL('./analyze-worker.js', import.meta.url);
+}
+
 /** Spreads files over `jobs` child processes (src/analyze-worker.ts); results come back in input order.
  *  With `timeoutSeconds`, a file that runs longer is reported as not analyzed and its process is replaced.
  *  A process that runs out of its memory limit, or fails, reports its file as not analyzed. */
 async function analyzeInWorkers(files: readonly string[], options: AnalyzeOptions, jobs: number, timeoutSeconds?: number): Promise<FileAnalysis[] | undefined> {
-  const script = new URL('./analyze-worker.js', import.meta.url);
+  const script = analyzeWorkerScript();
   if (!existsSync(script)) return undefined; // running from sources (tests): sequential
   const { fork } = await import('node:child_process');
   const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;

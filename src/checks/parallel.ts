@@ -47,7 +47,15 @@ export interface PartMessage {
   readonly error?: string;
 }
 
-const WORKER = new URL('../part-worker.js', import.meta.url);
+/** The part worker: the build's one-file bundle (scripts/bundle-workers.js: a thread then loads one file, not
+ *  the build's modules), else the module. (Both paths hold from dist/checks/ and from a bundle in dist/bundle/.) */
+const BUNDLED_WORKER = new URL('../bundle/part-worker.js', import.meta.url);
+const WORKER = existsSync(fileURLToPath(BUNDLED_WORKER)) ? BUNDLED_WORKER : new URL('../part-worker.js', import.meta.url);
+
+/** The script part threads run (tests check that it is the bundle when the build made one). */
+export function partWorkerScript(): URL {
+  return WORKER;
+}
 
 /** Threads for one module's parts unless `--jobs` says otherwise (and never more than the cores). On the
  *  16-core bench host (docs/performance.md, session 6, interleaved runs): 12 threads 15% faster than 8 on the

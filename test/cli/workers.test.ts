@@ -73,6 +73,14 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(partThreads(17_000_000, 8, 900)).toBe(1);
   });
 
+  it('runs the build\'s one-file bundles of the workers (scripts/bundle-workers.js)', async () => {
+    const { partWorkerScript } = await load<Parallel>('dist/checks/parallel.js');
+    const { analyzeWorkerScript } = await load<Analyze>('dist/analyze.js');
+    expect(existsSync('dist/bundle/part-worker.js') && existsSync('dist/bundle/analyze-worker.js')).toBe(true);
+    expect(partWorkerScript().href).toBe(pathToFileURL(resolve('dist/bundle/part-worker.js')).href);
+    expect(analyzeWorkerScript().href).toBe(pathToFileURL(resolve('dist/bundle/analyze-worker.js')).href);
+  });
+
   it('gives each part thread its heap limit and a small young generation', async () => {
     const { PART_YOUNG_GENERATION_MB, PartWorkers } = await load<Parallel>('dist/checks/parallel.js');
     const out = join(DIR, 'limits.json');
