@@ -36,65 +36,59 @@ export function instructionIndex(module: Module): InstructionIndex {
   return { offsets: Int32Array.from(offsets), opcodes, modifiers };
 }
 
-/** What stands on each of the `wanted` lines of `text` that has an instruction: the first one's opcode and
- *  modifiers. */
-export function instructionsOnLines(index: InstructionIndex, text: string, wanted: ReadonlySet<number>): ReadonlyMap<number, string> {
+/** The first index in [0, n) whose `at` is not below `value` (n when none); `at` ascends. */
+function firstAtLeast(n: number, at: (i: number) => number, value: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (at(mid) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * What stands on each of the `wanted` lines of `text` that has an instruction: the first one's opcode and
+ * modifiers. `first(offset)` gives the first instruction starting at or after an offset, with its text.
+ */
+function onLines(text: string, wanted: ReadonlySet<number>, first: (offset: number) => { offset: number; what: () => string } | undefined): ReadonlyMap<number, string> {
   const starts = lineStartsOf(text);
-  const { offsets } = index;
   const out = new Map<number, string>();
   for (const line of wanted) {
     const start = starts.start(line);
     if (start === -1) continue;
     const next = starts.start(line + 1);
-    const end = next === -1 ? Infinity : next;
-    // The first instruction starting at or after the line's start.
-    let lo = 0;
-    let hi = offsets.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (offsets[mid]! < start) lo = mid + 1;
-      else hi = mid;
-    }
-    if (lo < offsets.length && offsets[lo]! < end) out.set(line, `${index.opcodes[lo]!}${index.modifiers[lo]!.join('')}`);
+    const hit = first(start);
+    if (hit !== undefined && (next === -1 || hit.offset < next)) out.set(line, hit.what());
   }
   return out;
 }
 
-/** What stands on each of the `wanted` lines of `text` that has an instruction, from the functions' flat
- *  instruction lists (in text order): binary searches per line, no walk over every instruction. */
+/** `onLines` from an index kept after the tree is let go. */
+export function instructionsOnLines(index: InstructionIndex, text: string, wanted: ReadonlySet<number>): ReadonlyMap<number, string> {
+  const { offsets } = index;
+  return onLines(text, wanted, (start) => {
+    const i = firstAtLeast(offsets.length, (k) => offsets[k]!, start);
+    return i === offsets.length ? undefined : { offset: offsets[i]!, what: () => `${index.opcodes[i]!}${index.modifiers[i]!.join('')}` };
+  });
+}
+
+/** `onLines` from the functions' flat instruction lists (in text order): binary searches, no walk over every
+ *  instruction. */
 export function instructionsOnLinesOf(functions: readonly FunctionModel[], text: string, wanted: ReadonlySet<number>): ReadonlyMap<number, string> {
-  const starts = lineStartsOf(text);
-  const out = new Map<number, string>();
-  for (const line of wanted) {
-    const start = starts.start(line);
-    if (start === -1) continue;
-    const next = starts.start(line + 1);
-    const end = next === -1 ? Infinity : next;
-    // The first function whose body ends after the line starts, then its first instruction at or after it
-    // (or the first instruction of a later function).
-    let lo = 0;
-    let hi = functions.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (functions[mid]!.decl.range.endOffset <= start) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let f = lo; f < functions.length; f++) {
+  return onLines(text, wanted, (start) => {
+    // The first function ending after the offset, then its first instruction at or after it (or a later
+    // function's first).
+    for (let f = firstAtLeast(functions.length, (k) => functions[k]!.decl.range.endOffset, start + 1); f < functions.length; f++) {
       const ins = functions[f]!.instructions;
-      let a = 0;
-      let b = ins.length;
-      while (a < b) {
-        const mid = (a + b) >> 1;
-        if (ins[mid]!.node.range.offset < start) a = mid + 1;
-        else b = mid;
-      }
-      if (a === ins.length) continue;
-      const node = ins[a]!.node;
-      if (node.range.offset < end) out.set(line, `${node.opcode}${node.modifiers.join('')}`);
-      break;
+      const i = firstAtLeast(ins.length, (k) => ins[k]!.node.range.offset, start);
+      if (i === ins.length) continue;
+      const node = ins[i]!.node;
+      return { offset: node.range.offset, what: () => `${node.opcode}${node.modifiers.join('')}` };
     }
-  }
-  return out;
+    return undefined;
+  });
 }
 
 function lineOf(text: string, line: number): string {
