@@ -6,6 +6,7 @@
 // has its own heap limit and heap policy. It exits when its parent goes away.
 import { analyzeOne, type AnalyzeOptions } from './analyze.js';
 import { fullCollection } from './heap.js';
+import { mark } from './timeline.js';
 
 interface Message { readonly options?: AnalyzeOptions; readonly index?: number; readonly file?: string }
 
@@ -21,10 +22,12 @@ process.on('message', (m: Message) => {
     return;
   }
   const index = m.index;
+  mark('file given');
   void analyzeOne(m.file, options).then((result) => {
     // The file's syntax tree and facts are garbage now: collected before the result is serialized, so
     // the heap shrinks first and the two do not add up to the peak.
     if (options.compactHeap === true) fullCollection();
     process.send?.({ index, result });
+    mark('result sent');
   });
 });

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseline.js';
 import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
@@ -18,6 +19,7 @@ import { globToRegExp } from './glob.js';
 import { moduleTarget, ptxasResources } from './gpu/ptxas.js';
 import type { ResourceUsage } from './checks/types.js';
 import { withCompactHeap, withCompactHeapAsync } from './heap.js';
+import { mark } from './timeline.js';
 
 export interface AnalyzeOptions extends RunOptions {
   /** Globs (relative to the working directory) of files to skip when walking directories. */
@@ -30,8 +32,12 @@ export interface AnalyzeOptions extends RunOptions {
   readonly knownFindings?: Baseline;
   /** Per-file heap limit in the analysis processes (MB); a file that needs more is reported as not analyzed. */
   readonly memoryLimitMb?: number;
-  /** Analyze in child processes even one at a time (the CLI does: limits then apply to every file). */
+  /** Analyze in child processes even one at a time (the CLI does: limits then apply to every file), but see
+   *  `inProcessBelowMb`. */
   readonly isolate?: boolean;
+  /** A run of one file (no time limit) analyzes it in this process, with the analysis processes' V8 flags,
+   *  when its estimated need is at most this many MB (the CLI: half this process's heap limit). */
+  readonly inProcessBelowMb?: number;
   /** Run `ptxas -v` on each module for its resource usage (F091, F092); off by default. */
   readonly ptxas?: boolean;
   /** Collect garbage more often while checking, for a lower peak (src/heap.ts); the command sets it. */
@@ -185,12 +191,15 @@ export async function analyzeTextInParts(text: string, file: string, options: An
   const jobs = partThreads(text.length, options.partJobs ?? 1, limit);
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
   // The workers load while the module's function bodies are found, and take their parts while it is parsed.
+  mark('threads starting');
   const workers = await PartWorkers.start(jobs, limit);
   try {
     const refusal = refused(text, file, options);
     if (refusal !== undefined) return refusal;
     const early = options.ptxas === true ? undefined : startParts(text, options, workers);
+    mark('parts given');
     const p = prepareAnalysis(text, file, options, true);
+    mark('parsed');
     if (p.done !== undefined) {
       // (Workers given parts of a module that does not parse are stopped, not waited for.)
       if (early !== undefined) await workers.terminate();
@@ -250,21 +259,58 @@ export function summarize(files: readonly FileAnalysis[]): AnalysisResult {
   };
 }
 
-/** Reads (or compiles) and analyzes one input file; problems become a file error, never a throw. */
-export async function analyzeOne(file: string, options: AnalyzeOptions): Promise<FileAnalysis> {
-  const name = file === '-' ? '<stdin>' : file;
-  let text: string;
-  const cuda = file.endsWith('.cu');
+/** An input file read (or compiled), or why it could not be. */
+type Loaded = { readonly text: string; readonly failed?: undefined } | { readonly failed: FileAnalysis };
+
+async function loadInput(file: string, options: AnalyzeOptions): Promise<Loaded> {
   try {
-    text = cuda
+    const text = file.endsWith('.cu')
       ? await compileCuda(file, { ...(options.arch !== undefined ? { arch: options.arch } : {}), ...(options.nvccFlags !== undefined ? { nvccFlags: options.nvccFlags } : {}) })
       : await readPtxSource(file);
+    return { text };
   } catch (err) {
-    return { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: (err as Error).message, diagnostics: [] } };
+    const name = file === '-' ? '<stdin>' : file;
+    return { failed: { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: (err as Error).message, diagnostics: [] } } };
   }
-  const result = await analyzeTextInParts(text, name, options);
+}
+
+async function analyzeLoaded(file: string, text: string, options: AnalyzeOptions): Promise<FileAnalysis> {
+  mark('read');
+  const result = await analyzeTextInParts(text, file === '-' ? '<stdin>' : file, options);
+  mark('analyzed');
   const kernel = tritonKernel(file);
-  return { ...result, ...(cuda ? { compiledFrom: 'cuda' as const } : {}), ...(kernel !== undefined ? { label: `${kernel} (Triton cache)` } : {}) };
+  return { ...result, ...(file.endsWith('.cu') ? { compiledFrom: 'cuda' as const } : {}), ...(kernel !== undefined ? { label: `${kernel} (Triton cache)` } : {}) };
+}
+
+/** Reads (or compiles) and analyzes one input file; problems become a file error, never a throw. */
+export async function analyzeOne(file: string, options: AnalyzeOptions): Promise<FileAnalysis> {
+  const loaded = await loadInput(file, options);
+  return loaded.failed ?? analyzeLoaded(file, loaded.text, options);
+}
+
+let flagsHere = false;
+
+/** The analysis processes' V8 flags, given to this process once (they take effect on what is optimized
+ *  from then on: nothing of the analysis has run yet when the command first calls this). */
+function useAnalysisFlagsHere(): void {
+  if (flagsHere) return;
+  flagsHere = true;
+  for (const flag of DEFAULT_ANALYSIS_V8_FLAGS) setFlagsFromString(flag);
+}
+
+/**
+ * The one input file of a run (with no time limit) analyzed in this process rather than in a child, when its estimated need
+ * (`estimateAnalysisMb`, about three times what nvcc output needs) is at most `inProcessBelowMb`: no process
+ * to start, and no report to copy back (on the bench host, 0.2 to 0.3 s to start one and up to 1 s to copy
+ * a report of 30,000 findings back; docs/performance.md). Undefined when it must go to a child.
+ */
+async function analyzeHere(file: string, options: AnalyzeOptions): Promise<FileAnalysis | undefined> {
+  if (options.inProcessBelowMb === undefined) return undefined;
+  const loaded = await loadInput(file, options);
+  if (loaded.failed !== undefined) return loaded.failed;
+  if (estimateAnalysisMb(loaded.text).mb > options.inProcessBelowMb) return undefined;
+  useAnalysisFlagsHere();
+  return analyzeLoaded(file, loaded.text, options);
 }
 
 export const DEFAULT_MEMORY_LIMIT_MB = 4096;
@@ -388,7 +434,14 @@ export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOp
   let results: FileAnalysis[] | undefined;
   // Child processes for many files, and for any file under a time limit (only a process can be stopped).
   const useWorkers = !files.includes('-') && ((jobs > 1 && files.length > 1) || options.timeoutSeconds !== undefined || options.isolate === true);
-  if (useWorkers) results = await analyzeInWorkers(files, options, jobs, options.timeoutSeconds);
+  if (useWorkers && files.length === 1 && options.timeoutSeconds === undefined) {
+    const here = await analyzeHere(files[0]!, options);
+    if (here !== undefined) {
+      results = [here];
+      options.onFile?.(1, 1, here.file);
+    }
+  }
+  if (useWorkers && results === undefined) results = await analyzeInWorkers(files, options, jobs, options.timeoutSeconds);
   if (results === undefined) {
     results = [];
     for (const [i, file] of files.entries()) {

@@ -8,6 +8,7 @@
 // (`compactHeap`); the library leaves an embedding program's heap policy alone.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { mark } from './timeline.js';
 
 export const HEAP_GROWING_PERCENT = 15;
 
@@ -16,6 +17,7 @@ function compact(): void {
   // The next collection's threshold was set by the last one, under the old factor (after parsing, often
   // twice the live heap): one full collection now makes the new factor apply from here on.
   fullCollection();
+  mark('compacted');
 }
 
 function restore(): void {

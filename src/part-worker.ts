@@ -13,6 +13,7 @@ import { checkPart } from './checks/run.js';
 import type { Check, CheckContext } from './checks/types.js';
 import type { Module } from './parser/ast.js';
 import { parsePtx } from './parser/parse.js';
+import { mark } from './timeline.js';
 
 const byId = new Map(CHECKS.map((c) => [c.meta.id as string, c]));
 
@@ -62,6 +63,7 @@ function checkAll(work: PartWork): void {
   const checks = work.checks.map((id) => byId.get(id)!);
   for (let i = Atomics.add(next, 0, 1); i < work.order.length; i = Atomics.add(next, 0, 1)) {
     const part = work.order[i]!;
+    mark(`part ${part} start`);
     let message: PartMessage;
     try {
       message = checkOne(work, checks, part);
@@ -71,10 +73,13 @@ function checkAll(work: PartWork): void {
     // (No forced collection between parts: V8's `gc()` also drops compiled code, and every part would
     // compile the checks again: twice the time, measured.)
     parentPort?.postMessage(message);
+    mark(`part ${part} end`);
   }
 }
 
 // Started before the module is parsed: the work (or null, nothing to do) comes as the first message.
+mark('thread loaded');
 parentPort?.once('message', (work: PartWork | null) => {
+  mark('thread given work');
   if (work !== null) checkAll(work);
 });

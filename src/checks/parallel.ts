@@ -16,6 +16,7 @@ import type { Worker as WorkerType } from 'node:worker_threads';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { AnalysisContext, type AnalysisOptions } from '../cfg/context.js';
 import { fullCollection } from '../heap.js';
+import { mark } from '../timeline.js';
 import { parsePtx, scanFunctionBodies, type FunctionBody } from '../parser/parse.js';
 import type { FileReport, PreparedRun, RawResult, RunOptions } from './run.js';
 import { CHUNK_BYTES, PartResults, checkContext, checkPart, checkWhole, partition, planChecks, runSelected, selectChecks } from './run.js';
@@ -244,9 +245,12 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
   }
   const first = new Map<string, RawResult>();
   checkWhole(whole, run.ctx, first);
+  mark('module-level checks done');
   run.release();
   fullCollection();
+  mark('collected');
   const messages = await checked;
+  mark('parts done');
   let again: ReturnType<typeof wholeAgain> | undefined;
   const results = new PartResults();
   for (const [i, m] of messages.entries()) {
@@ -267,5 +271,7 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
     again ??= wholeAgain(work);
     checkWhole(askAgain, again.ctx, results.out);
   }
-  return run.finish(results.out);
+  const report = run.finish(results.out);
+  mark('report assembled');
+  return report;
 }

@@ -1,5 +1,6 @@
 // `ptx-debug analyze`: options to AnalyzeOptions, the run, the chosen format.
 import { writeFileSync } from 'node:fs';
+import { getHeapStatistics } from 'node:v8';
 import { availableParallelism } from 'node:os';
 import { loadBaseline, writeBaseline } from '../baseline.js';
 import { confirmFindings } from '../gpu/confirm.js';
@@ -9,6 +10,7 @@ import { DEFAULT_PART_THREADS } from '../checks/parallel.js';
 import { CATALOG_BY_ID } from '../checks/catalog.js';
 import { findConfig, loadConfig, type Config } from '../config.js';
 import { InputError } from '../input.js';
+import { mark } from '../timeline.js';
 import { formatHtml } from '../report/html.js';
 import { formatJson } from '../report/json.js';
 import { formatJunit } from '../report/junit.js';
@@ -98,6 +100,16 @@ export function toOptions(flags: AnalyzeFlags, config: Config): AnalyzeOptions {
   };
 }
 
+/**
+ * One file is analyzed in this process when its estimated need is under half this process's heap limit
+ * (no analysis process to start, no report to copy back); not when the environment configures the analysis
+ * processes (PTX_DEBUG_MEMORY_MB, PTX_DEBUG_V8_FLAGS): those then apply as they say.
+ */
+function inProcessLimit(): { inProcessBelowMb?: number } {
+  if (process.env['PTX_DEBUG_MEMORY_MB'] !== undefined || process.env['PTX_DEBUG_V8_FLAGS'] !== undefined) return {};
+  return { inProcessBelowMb: Math.floor(getHeapStatistics().heap_size_limit / 2 ** 21) };
+}
+
 /** `analyze ... -- FLAGS`: main() splits these off before commander parses, for nvcc. */
 export function registerAnalyze(program: Command, io: CliIO, setExit: (code: number) => void, version: string, afterDashDash: readonly string[] = []): void {
   program
@@ -135,18 +147,20 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
       const options = toOptions(flags, config);
       const knownFindings = flags.baseline !== undefined ? loadBaseline(flags.baseline) : undefined;
       if (flags.confirm === true && flags.launch === undefined) throw new InputError('--confirm needs --launch SPEC');
+      mark('command');
       const analyzed = await analyzeFiles(inputs, {
         ...options,
         jobs: parseJobs(flags.jobs),
-        // One module's parts: more threads than 8 gain little (docs/performance.md).
+        // One module's parts: DEFAULT_PART_THREADS at most (docs/performance.md).
         ...(flags.jobs === undefined ? { partJobs: Math.min(DEFAULT_PART_THREADS, parseJobs(undefined)) } : {}),
-        isolate: true, compactHeap: true,
+        isolate: true, compactHeap: true, ...inProcessLimit(),
         ...(process.env['PTX_DEBUG_MEMORY_MB'] !== undefined ? { memoryLimitMb: Number(process.env['PTX_DEBUG_MEMORY_MB']) } : {}),
         ...(flags.timeout !== undefined ? { timeoutSeconds: parseTimeout(flags.timeout) } : {}),
         ...(nvccFlags.length > 0 ? { nvccFlags } : {}),
         ...(knownFindings !== undefined ? { knownFindings } : {}),
         ...(io.progress !== undefined ? { onFile: io.progress } : {}),
       });
+      mark('results received');
       // Confirmation adds evidence; the exit code stays the static result's.
       const result = flags.confirm === true
         ? { ...analyzed, files: await confirmFindings(analyzed.files, flags.launch!, io.progress !== undefined ? { onStep: (w) => io.err(`confirm: ${w}`) } : {}) }
@@ -160,8 +174,10 @@ export function registerAnalyze(program: Command, io: CliIO, setExit: (code: num
             : flags.format === 'junit' ? formatJunit(result)
               : flags.format === 'tsv' ? formatTsv(result)
                 : formatText(result, { source: sourceLineReader(), falsify: flags.falsify === true, color, quiet: flags.quiet === true, ...(options.minScore !== undefined ? { minScore: options.minScore } : {}) });
+      mark('report formatted');
       if (flags.output !== undefined) writeFileSync(flags.output, `${report}\n`);
       else io.out(report);
+      mark('report written');
       if (flags.json !== undefined) writeFileSync(flags.json, `${formatJson(result, version)}\n`);
       if (flags.sarif !== undefined) writeFileSync(flags.sarif, `${formatSarif(result, { version })}\n`);
       if (flags.html !== undefined) writeFileSync(flags.html, `${await formatHtml(result, htmlOptions)}\n`);

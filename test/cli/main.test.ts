@@ -1,7 +1,7 @@
 // The CLI shell: --help/--version exit 0; unknown options, unknown commands,
 // missing files and syntax errors give clear lines and exit 4.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -87,5 +87,23 @@ describe('ptx-debug', () => {
     expect(run('parse', 'examples/block-reduce.ptx')).toBe(0);
     expect(run('parse', bad)).toBe(4);
     expect(run('parse', '--nope')).toBe(4);
+  });
+
+  it.skipIf(!existsSync('dist/cli/main.js'))('writes a timeline of its phases when PTX_DEBUG_TIMELINE names a file, nothing otherwise', () => {
+    const timeline = join(dir, 'timeline.txt');
+    // A module over a MB: its parts go to worker threads, which mark theirs too.
+    const big = join(dir, 'big.ptx');
+    const kernel = (k: number): string => `.visible .entry k${k}()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %tid.x;\n`
+      + Array.from({ length: 12_000 }, (_, i) => `\tadd.u32 %r1, %r1, ${i};`).join('\n') + '\n\tret;\n}\n';
+    writeFileSync(big, `.version 8.0\n.target sm_90\n.address_size 64\n${Array.from({ length: 6 }, (_, k) => kernel(k)).join('')}`);
+    execFileSync(process.execPath, ['bin/ptx-debug.js', 'analyze', big, '--jobs', '2'], { stdio: 'pipe', env: { ...process.env, PTX_DEBUG_TIMELINE: timeline } });
+    const lines = readFileSync(timeline, 'utf8').trim().split('\n').map((l) => l.split(' '));
+    const labels = lines.map((l) => l.slice(2).join(' '));
+    expect(labels).toEqual(expect.arrayContaining(['command', 'read', 'parts given', 'parsed', 'parts done', 'report assembled', 'report written', 'thread loaded', 'part 0 start', 'part 0 end']));
+    expect(lines.every((l) => /^\d+$/.test(l[0]!) && /^\d+\.\d+$/.test(l[1]!))).toBe(true);
+    const times = lines.map((l) => Number(l[0]));
+    expect(times.indexOf(Math.min(...times))).toBe(0);
+    execFileSync(process.execPath, ['bin/ptx-debug.js', 'analyze', 'examples/block-reduce.ptx'], { stdio: 'pipe', env: { ...process.env, PTX_DEBUG_TIMELINE: '' } });
+    expect(readFileSync(timeline, 'utf8').trim().split('\n')).toHaveLength(lines.length);
   });
 });

@@ -193,6 +193,31 @@ describe.skipIf(!BUILT)('worker threads', () => {
     }
   });
 
+  it('analyzes one file in this process when its estimate is under inProcessBelowMb, else in a child', async () => {
+    const { analyzeFiles, estimateAnalysisMb } = await load<Analyze>('dist/analyze.js');
+    const file = 'examples/block-reduce.ptx';
+    const need = estimateAnalysisMb(readFileSync(file, 'utf8')).mb;
+    const saved = process.env.PTX_DEBUG_V8_FLAGS;
+    // A flag no runtime takes: a child process cannot start, this process never reads it.
+    process.env.PTX_DEBUG_V8_FLAGS = '--no-such-flag-anywhere';
+    try {
+      const progress: number[] = [];
+      const here = await analyzeFiles([file], { isolate: true, inProcessBelowMb: need, onFile: (done) => progress.push(done) });
+      expect(data(here)).toBe(data(await analyzeFiles([file], {})));
+      expect(progress).toEqual([1]);
+      const child = await analyzeFiles([file], { isolate: true, inProcessBelowMb: need - 1 });
+      expect(child.files[0]!.error?.message).toMatch(/^not analyzed: its analysis process stopped/);
+      // Several files, or a time limit: always children.
+      const several = await analyzeFiles([file, file], { isolate: true, inProcessBelowMb: 1e9 });
+      expect(several.files.map((f) => f.error?.message)).toEqual([expect.stringMatching(/^not analyzed/), expect.stringMatching(/^not analyzed/)]);
+      const limited = await analyzeFiles([file], { inProcessBelowMb: 1e9, timeoutSeconds: 60 });
+      expect(limited.files[0]!.error?.message).toMatch(/^not analyzed: its analysis process stopped/);
+    } finally {
+      if (saved === undefined) delete process.env.PTX_DEBUG_V8_FLAGS;
+      else process.env.PTX_DEBUG_V8_FLAGS = saved;
+    }
+  });
+
   it('reports a module checked by part threads and over the time limit as not analyzed, promptly', async () => {
     const { analyzeFiles } = await load<Analyze>('dist/analyze.js');
     const { partThreads } = await load<Parallel>('dist/checks/parallel.js');
