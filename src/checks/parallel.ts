@@ -19,7 +19,7 @@ import { fullCollection } from '../heap.js';
 import { mark } from '../timeline.js';
 import { parsePtx, scanFunctionBodies, type FunctionBody } from '../parser/parse.js';
 import type { FileReport, PreparedRun, RawResult, RunOptions } from './run.js';
-import { CHUNK_BYTES, PartResults, checkContext, checkPart, checkWhole, partition, planChecks, runSelected, selectChecks } from './run.js';
+import { MIN_PART_THREAD_BYTES, PartResults, chunkBytesFor, checkContext, checkPart, checkWhole, partition, planChecks, runSelected, selectChecks } from './run.js';
 import type { Check, CheckContext, ResourceUsage } from './types.js';
 
 /** What a part worker is given. Functions are named by the offset of their declaration. */
@@ -71,10 +71,7 @@ export const DEFAULT_PART_THREADS = 12;
  *  2.3 s against 3.2 to 3.8 s with two (one per MB), the same CPU, 885 MB against 405 MB. */
 export const BYTES_PER_PART_THREAD = 300_000;
 
-/** Smaller modules are checked on one thread. Measured on the bench host (three runs each): 0.7 MB, one
- *  thread 1.9 to 2.4 s, two 1.8 to 2.0 s for 1.8 times the memory; 1.2 MB, one thread 2.6 to 3.6 s, four
- *  2.0 to 2.5 s (2.6 times the memory). */
-export const MIN_PART_THREAD_BYTES = 1_000_000;
+export { MIN_PART_THREAD_BYTES };
 
 /**
  * How many threads check the parts of a module of `textLength` characters: none below MIN_PART_THREAD_BYTES,
@@ -223,7 +220,7 @@ export function startParts(text: string, options: RunOptions, workers: PartWorke
   const bodies = scanFunctionBodies(text);
   if (bodies === undefined) return undefined;
   const analysisOptions: AnalysisOptions = options.block !== undefined ? { block: options.block } : {};
-  const planned = plan(bodies, text, selectChecks(options).checks, options.chunkBytes ?? CHUNK_BYTES, analysisOptions);
+  const planned = plan(bodies, text, selectChecks(options).checks, options.chunkBytes ?? chunkBytesFor(text.length), analysisOptions);
   return planned === undefined ? undefined : { planned, checked: workers.check(planned.work) };
 }
 

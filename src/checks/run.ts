@@ -20,7 +20,7 @@ export interface RunOptions {
   readonly overrides?: Readonly<Record<string, Severity | 'off'>>;
   readonly minScore?: number;
   readonly block?: readonly [number, number, number];
-  /** Bytes of function bodies per part when a large module is checked part by part (default CHUNK_BYTES). */
+  /** Bytes of function bodies per part when a large module is checked part by part (default `chunkBytesFor`). */
   readonly chunkBytes?: number;
   /** Only this kernel's findings (module-level findings stay). */
   readonly kernel?: string;
@@ -85,6 +85,29 @@ function makeLocate(analysis: AnalysisContext): CheckContext['locate'] {
  *  not instructions, so that the part threads can be given their parts before the module is parsed
  *  (`scanFunctionBodies`), the same parts as a run on one thread. */
 export const CHUNK_BYTES = 200_000;
+
+/** Smaller modules are checked on one thread (src/checks/parallel.ts). Measured on the bench host (three runs
+ *  each): 0.7 MB, one thread 1.9 to 2.4 s, two 1.8 to 2.0 s for 1.8 times the memory; 1.2 MB, one thread 2.6
+ *  to 3.6 s, four 2.0 to 2.5 s (2.6 times the memory). */
+export const MIN_PART_THREAD_BYTES = 1_000_000;
+
+/** Modules with part threads are cut into about PARTS_PER_MODULE parts, of at least MIN_CHUNK_BYTES of body. */
+const PARTS_PER_MODULE = 48;
+const MIN_CHUNK_BYTES = 50_000;
+
+/**
+ * Bytes of function bodies per part for a module of `textLength` characters (`RunOptions.chunkBytes` overrides
+ * it): CHUNK_BYTES, but a module large enough for part threads gets about PARTS_PER_MODULE parts
+ * (four per thread of twelve), so that the threads end together. A thread's first part takes two to four
+ * times its later ones (it compiles the checks as it goes): on the bench host (docs/performance.md, session
+ * 8) the 2.8 MB module's fourteen parts of 200 kB left nine threads ending 1.5 or 2.1 s after the start, as
+ * they had checked one part or two. The text's length decides, so that a run on one thread and the part
+ * threads (which cut before the module is parsed) cut the same parts.
+ */
+export function chunkBytesFor(textLength: number): number {
+  if (textLength < MIN_PART_THREAD_BYTES) return CHUNK_BYTES;
+  return Math.max(MIN_CHUNK_BYTES, Math.min(CHUNK_BYTES, Math.round(textLength / PARTS_PER_MODULE)));
+}
 
 /**
  * Checks that need the whole module at once: they relate functions to each other (calls, recursion,
@@ -316,7 +339,7 @@ class Run implements PreparedRun {
     private readonly skipped: ReadonlyMap<string, CheckOutcome>, private readonly chosen: Chosen) {
     this.current = ctx;
     this.text = ctx.text;
-    this.chunk = options.chunkBytes ?? CHUNK_BYTES;
+    this.chunk = options.chunkBytes ?? chunkBytesFor(ctx.text.length);
   }
 
   get ctx(): CheckContext {
