@@ -15,7 +15,6 @@ import { fileURLToPath } from 'node:url';
 import type { Worker as WorkerType } from 'node:worker_threads';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { AnalysisContext, type AnalysisOptions } from '../cfg/context.js';
-import { fullCollection } from '../heap.js';
 import { mark } from '../timeline.js';
 import { parsePtx, scanFunctionBodies, type FunctionBody } from '../parser/parse.js';
 import type { FileReport, PreparedRun, RawResult, RunOptions } from './run.js';
@@ -256,8 +255,7 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
   checkWhole(whole, run.ctx, first);
   mark('module-level checks done');
   run.release();
-  fullCollection();
-  mark('collected');
+  mark('released');
   const messages = await checked;
   mark('parts done');
   let again: ReturnType<typeof wholeAgain> | undefined;
