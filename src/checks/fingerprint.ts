@@ -5,7 +5,7 @@
 // numbers, which compilers renumber on unrelated edits; or the trimmed line),
 // the mapped source line's text when it is known, and the occurrence index
 // among findings that agree on all of that.
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import type { FunctionModel } from '../cfg/symbols.js';
 import type { Module, Statement } from '../parser/ast.js';
 import { lineStartsOf, textOfLine } from '../parser/ranges.js';
@@ -95,6 +95,11 @@ function lineOf(text: string, line: number): string {
   return textOfLine(text, line).trim().split(/\s+/).join(' ');
 }
 
+/** The one-shot `crypto.hash` where the runtime has it (Node 20.12 and later): the same digest as a Hash
+ *  object's, a third of the time for the short keys of a large module's 30,000 findings. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
+const sha256Hex = (data: string): string => oneShot !== undefined ? oneShot('sha256', data) : crypto.createHash('sha256').update(data).digest('hex');
+
 /** Fingerprints for `findings` (sorted by line), in the same order. */
 export function fingerprints(file: string, lines: (wanted: ReadonlySet<number>) => ReadonlyMap<number, string>, text: string, findings: readonly Finding[], sourceLine?: (file: string, line: number) => string | undefined): string[] {
   if (findings.length === 0) return [];
@@ -106,6 +111,6 @@ export function fingerprints(file: string, lines: (wanted: ReadonlySet<number>) 
     const key = [file, f.id, f.function ?? '', what, src.trim()].join('\u0000');
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
-    return createHash('sha256').update(`${key}\u0000${n}`).digest('hex').slice(0, 32);
+    return sha256Hex(`${key}\u0000${n}`).slice(0, 32);
   });
 }
