@@ -275,6 +275,7 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
   const askAgain = results.finish(partwise);
   for (const [id, r] of first) results.out.set(id, r);
   if (askAgain.length > 0) {
+    mark(`checks asked again on the whole module: ${askAgain.map((c) => c.meta.id).join(' ')}`);
     again ??= wholeAgain(work);
     checkWhole(askAgain, again.ctx, results.out);
   }
