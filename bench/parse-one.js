@@ -36,8 +36,9 @@ async function once() {
   return r.errors.length;
 }
 
-// Peak memory is the whole process tree's (the command checks each file in a child process), sampled
-// every 50 ms; CPU counts the ended child processes.
+// Peak memory is the whole process tree's (the command checks a single file in its own process, but a
+// larger one, or one under a time limit, in a child process), sampled every 50 ms; CPU counts the ended
+// child processes.
 const sampler = sampleTreeRss();
 
 let best = Infinity;
