@@ -310,7 +310,15 @@ async function analyzeHere(file: string, options: AnalyzeOptions): Promise<FileA
   if (loaded.failed !== undefined) return loaded.failed;
   if (estimateAnalysisMb(loaded.text).mb > options.inProcessBelowMb) return undefined;
   useAnalysisFlagsHere();
-  return analyzeLoaded(file, loaded.text, options);
+  try {
+    return await analyzeLoaded(file, loaded.text, options);
+  } catch (err) {
+    // What an analysis process that stopped would have said: the file, not the run, fails.
+    return {
+      file: file === '-' ? '<stdin>' : file, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 },
+      error: { message: `not analyzed: its analysis failed (${err instanceof Error ? err.message : String(err)})`, diagnostics: [] },
+    };
+  }
 }
 
 export const DEFAULT_MEMORY_LIMIT_MB = 4096;

@@ -212,6 +212,10 @@ describe.skipIf(!BUILT)('worker threads', () => {
       expect(several.files.map((f) => f.error?.message)).toEqual([expect.stringMatching(/^not analyzed/), expect.stringMatching(/^not analyzed/)]);
       const limited = await analyzeFiles([file], { inProcessBelowMb: 1e9, timeoutSeconds: 60 });
       expect(limited.files[0]!.error?.message).toMatch(/^not analyzed: its analysis process stopped/);
+      // A failure in this process fails the file, as a stopped process would, not the run.
+      const failing = await analyzeFiles([file], { isolate: true, inProcessBelowMb: 1e9, sourceLine: () => { throw new Error('boom'); } });
+      expect(failing.files[0]!.error?.message).toBe('not analyzed: its analysis failed (boom)');
+      expect(failing.summary.exitCode).toBe(4);
     } finally {
       if (saved === undefined) delete process.env.PTX_DEBUG_V8_FLAGS;
       else process.env.PTX_DEBUG_V8_FLAGS = saved;
