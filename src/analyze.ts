@@ -299,10 +299,11 @@ function useAnalysisFlagsHere(): void {
 }
 
 /**
- * The one input file of a run (with no time limit) analyzed in this process rather than in a child, when its estimated need
- * (`estimateAnalysisMb`, about three times what nvcc output needs) is at most `inProcessBelowMb`: no process
- * to start, and no report to copy back (on the bench host, 0.2 to 0.3 s to start one and up to 1 s to copy
- * a report of 30,000 findings back; docs/performance.md). Undefined when it must go to a child.
+ * The one input file of a run (with no time limit) analyzed in this process rather than in a child, when
+ * its estimated need (`estimateAnalysisMb`, about three times what nvcc output needs) is at most
+ * `inProcessBelowMb`: no process to start, and no report to copy back (on the bench host, 0.2 to 0.3 s to
+ * start one and up to 1 s to copy a report of 30,000 findings back; docs/performance.md). Undefined when it
+ * must go to a child.
  */
 async function analyzeHere(file: string, options: AnalyzeOptions): Promise<FileAnalysis | undefined> {
   if (options.inProcessBelowMb === undefined) return undefined;

@@ -133,6 +133,26 @@ describe.skipIf(!BUILT)('worker threads', () => {
     }
   });
 
+  it('cuts a module of 1 MB or more into about 48 parts, the same on threads and on one thread', async () => {
+    const { analyzeText, analyzeTextInParts } = await load<Analyze>('dist/analyze.js');
+    const { chunkBytesFor, CHUNK_BYTES, MIN_PART_THREAD_BYTES } = await load<Run>('dist/checks/run.js');
+    expect(chunkBytesFor(MIN_PART_THREAD_BYTES - 1)).toBe(CHUNK_BYTES);
+    expect(chunkBytesFor(2_880_000)).toBe(60_000);
+    expect(chunkBytesFor(17_000_000)).toBe(CHUNK_BYTES);
+    expect(chunkBytesFor(MIN_PART_THREAD_BYTES)).toBe(50_000);
+    // Forty kernels of 30 kB, one of which reads a register before writing it (F071) and one of which has
+    // an undefined branch target (F005): part-by-part and module-level findings both come back.
+    const kernel = (k: number): string => `.visible .entry k${k}()\n{\n\t.reg .b32 %r<4>;\n\tmov.u32 %r1, %tid.x;\n`
+      + (k === 7 ? '\tadd.u32 %r1, %r1, %r3;\n' : '') + (k === 30 ? '\tbra NOWHERE;\n' : '')
+      + Array.from({ length: 1_300 }, (_, i) => `\tadd.u32 %r1, %r1, ${i};`).join('\n') + '\n\tret;\n}\n';
+    const text = `.version 8.0\n.target sm_90\n.address_size 64\n${Array.from({ length: 40 }, (_, k) => kernel(k)).join('')}`;
+    expect(text.length).toBeGreaterThan(MIN_PART_THREAD_BYTES);
+    const threaded = await analyzeTextInParts(text, 'forty.ptx', { partJobs: 2 });
+    const one = analyzeText(text, 'forty.ptx', {});
+    expect(data(threaded.report)).toBe(data(one.report));
+    expect(threaded.report!.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['F071', 'F005']));
+  });
+
   it('stops the workers given parts of a large module that turns out not to parse, and reports its errors', async () => {
     const { analyzeTextInParts } = await load<Analyze>('dist/analyze.js');
     const kernel = (k: number): string => `.visible .entry k${k}()\n{\n\t.reg .b32 %r<2>;\n\tmov.u32 %r1, %tid.x;\n`
