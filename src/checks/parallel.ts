@@ -61,7 +61,8 @@ export function partWorkerScript(): URL {
  *  16-core bench host (docs/performance.md, session 6, interleaved runs): 12 threads 15% faster than 8 on the
  *  17 MB and 7.2 MB modules (10.1-11.0 s against 12.1-12.9 s; 6.0-6.1 s against 7.2-7.3 s) for 30% more
  *  memory; 16 no faster than 12. Each thread compiles the checks anew, and V8's helper threads need cores
- *  too. (Session 5, with more to compile per thread, had found 12 no faster than 8.) */
+ *  too. (Session 5, with more to compile per thread, had found 12 no faster than 8; session 8, with 48 parts
+ *  per module, 14 and 16 no clearly faster, for 5 to 15% more memory.) */
 export const DEFAULT_PART_THREADS = 12;
 
 /** PTX per part thread. A thread costs about 100 MB and some tenths of a second to start (it loads while the
