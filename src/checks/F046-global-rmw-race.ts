@@ -1,7 +1,8 @@
 // F046: a non-atomic load–modify–store of global memory at an address two or
 // more threads can reach (`sum[0] += x`, `hist[bin]++`): concurrent updates
 // are lost.
-import { accessBytes, formEquals, type AffineSymbol } from '../cfg/dataflow/affine.js';
+import { accessBytes, formEquals, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
+import { reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
 import { rangeAnalysis } from '../cfg/dataflow/ranges.js';
 import { describeBox, singleThread, syncFactsAnalysis } from './sync-facts.js';
 import { formCtaDependence, isGlobalAccess } from './global-memory.js';
@@ -11,6 +12,13 @@ import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
 const isThreadIndex = (s: AffineSymbol): boolean => s.kind === 'sreg' && (s.sreg === '%tid' || s.sreg === '%laneid');
+
+/** Width and address as `formEquals` compares them: equal keys, equal forms. */
+function accessKey(form: Form, bytes: number): string {
+  let key = `${bytes}|${form.c}|${form.mayWrap}`;
+  for (const t of form.terms) key += `|${t.sym}:${t.coef}`;
+  return key;
+}
 
 export const F046: Check = {
   meta: {
@@ -59,6 +67,19 @@ export const F046: Check = {
       const ranges = ctx.analysis.get(fn, rangeAnalysis);
       const e = facts.fullBox;
       const extents: [number, number, number] = [e.x[1] + 1, e.y[1] + 1, e.z[1] + 1];
+      // The loads a store could write back (global, not .nc), by width and address: a store whose width and
+      // address no load has is not walked back at all. (The walk visits every definition its value may come
+      // from; in a long function of guarded copies that is every earlier copy's, for every store:
+      // quadratic, and most of the check's time on bench/scale.js's 16x kernel.)
+      const readable = new Set<string>();
+      for (const i of ins) {
+        const n = i.node;
+        if (n.opcode !== 'ld' || n.modifiers.includes('.nc') || !isGlobalAccess(ctx.analysis, fn, i.index)) continue;
+        const f = af.addressOf(i.index);
+        const b = accessBytes(n);
+        if (f !== undefined && b !== undefined) readable.add(accessKey(f, b));
+      }
+      ctx.analysis.get(fn, reachingDefinitionsAnalysis); // (as the walk would: its failure is the check's)
       for (const st of stores) {
         const form = af.addressOf(st.index);
         const bytes = accessBytes(st.node);
@@ -67,6 +88,7 @@ export const F046: Check = {
         const reg = fn.resolve(value);
         if (reg?.kind !== 'register') continue;
         judged++;
+        if (!readable.has(accessKey(form, bytes))) continue;
         const load = derivesFrom(ctx.analysis, fn, st.index, reg, (j) => {
           const n = ins[j]!.node;
           if (n.opcode !== 'ld' || n.modifiers.includes('.nc') || accessBytes(n) !== bytes || !isGlobalAccess(ctx.analysis, fn, j)) return false;

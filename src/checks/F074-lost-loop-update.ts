@@ -64,7 +64,14 @@ export const F074: Check = {
       for (const loop of forest.loops) {
         const inLoop = new Set(loop.blocks);
         const insideIns = (i: number): boolean => inLoop.has(cfg.blockOf[i]!);
-        const writtenInLoop = (r: RegisterSymbol): boolean => rd.definitionsOf(r).some((d) => d >= 0 && insideIns(d));
+        // The registers the loop writes, from its own instructions (not by every definition of each register
+        // in the function: a long function of many loops made that quadratic).
+        const writtenHere = new Set<number>();
+        for (const b of loop.blocks) {
+          const blk = cfg.blocks[b]!;
+          for (let i = blk.start; i < blk.end; i++) for (let s = t.defStart[i]!; s < t.defStart[i + 1]!; s++) writtenHere.add(t.defReg[s]!);
+        }
+        const writtenInLoop = (r: RegisterSymbol): boolean => writtenHere.has(r.id);
         /** A read of `r` after the loop: outside it, dominated by the header. */
         const readAfter = (r: RegisterSymbol): number | undefined => {
           for (const d of rd.definitionsOf(r)) {
@@ -107,11 +114,15 @@ export const F074: Check = {
             if (t.defStart[i + 1]! - t.defStart[i]! !== 1) continue;
             const dest = fn.registers[t.defReg[t.defStart[i]!]!]!;
             const sources = node.operands.slice(1).flatMap((o) => registersIn(fn, o)).filter((r) => r !== dest);
+            // Whether the result escapes does not depend on the source: asked once, before the reads after the
+            // loop are looked for (each looks through every definition of its register).
+            let escaping: boolean | undefined;
             for (const r of sources) {
               if (r.type === '.pred' || writtenInLoop(r)) continue;
+              escaping ??= escapes(i, dest);
+              if (escaping) break;
               const after = readAfter(r);
               if (after === undefined) continue;
-              if (escapes(i, dest)) continue;
               reported.add(i);
               out.push({
                 message: `${mnemonic(node)} combines ${r.name} into ${dest.name}, which never flows back: ${r.name} is not updated in the loop, so its read after the loop (line ${fn.instructions[after]!.node.range.line}) sees its value from before the loop`,
