@@ -79,7 +79,6 @@ export const F046: Check = {
         const b = accessBytes(n);
         if (f !== undefined && b !== undefined) readable.add(accessKey(f, b));
       }
-      ctx.analysis.get(fn, reachingDefinitionsAnalysis); // (as the walk would: its failure is the check's)
       for (const st of stores) {
         const form = af.addressOf(st.index);
         const bytes = accessBytes(st.node);
@@ -88,6 +87,8 @@ export const F046: Check = {
         const reg = fn.resolve(value);
         if (reg?.kind !== 'register') continue;
         judged++;
+        // (Asked where the walk asked it: a function whose definitions cannot be computed fails the check, as before.)
+        ctx.analysis.get(fn, reachingDefinitionsAnalysis);
         if (!readable.has(accessKey(form, bytes))) continue;
         const load = derivesFrom(ctx.analysis, fn, st.index, reg, (j) => {
           const n = ins[j]!.node;
