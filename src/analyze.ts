@@ -259,6 +259,14 @@ export function summarize(files: readonly FileAnalysis[]): AnalysisResult {
   };
 }
 
+/** How reports name an input file (`-` is standard input). */
+const inputName = (file: string): string => (file === '-' ? '<stdin>' : file);
+
+/** An input file that could not be analyzed, and why (one line). */
+function fileError(file: string, message: string, checksMs = 0): FileAnalysis {
+  return { file: inputName(file), exitCode: EXIT.input, timings: { parseMs: 0, checksMs }, error: { message, diagnostics: [] } };
+}
+
 /** An input file read (or compiled), or why it could not be. */
 type Loaded = { readonly text: string; readonly failed?: undefined } | { readonly failed: FileAnalysis };
 
@@ -269,14 +277,13 @@ async function loadInput(file: string, options: AnalyzeOptions): Promise<Loaded>
       : await readPtxSource(file);
     return { text };
   } catch (err) {
-    const name = file === '-' ? '<stdin>' : file;
-    return { failed: { file: name, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 }, error: { message: (err as Error).message, diagnostics: [] } } };
+    return { failed: fileError(file, (err as Error).message) };
   }
 }
 
 async function analyzeLoaded(file: string, text: string, options: AnalyzeOptions): Promise<FileAnalysis> {
   mark('read');
-  const result = await analyzeTextInParts(text, file === '-' ? '<stdin>' : file, options);
+  const result = await analyzeTextInParts(text, inputName(file), options);
   mark('analyzed');
   const kernel = tritonKernel(file);
   return { ...result, ...(file.endsWith('.cu') ? { compiledFrom: 'cuda' as const } : {}), ...(kernel !== undefined ? { label: `${kernel} (Triton cache)` } : {}) };
@@ -315,10 +322,7 @@ async function analyzeHere(file: string, options: AnalyzeOptions): Promise<FileA
     return await analyzeLoaded(file, loaded.text, options);
   } catch (err) {
     // What an analysis process that stopped would have said: the file, not the run, fails.
-    return {
-      file: file === '-' ? '<stdin>' : file, exitCode: EXIT.input, timings: { parseMs: 0, checksMs: 0 },
-      error: { message: `not analyzed: its analysis failed (${err instanceof Error ? err.message : String(err)})`, diagnostics: [] },
-    };
+    return fileError(file, `not analyzed: its analysis failed (${err instanceof Error ? err.message : String(err)})`);
   }
 }
 
@@ -365,10 +369,7 @@ async function analyzeInWorkers(files: readonly string[], options: AnalyzeOption
   let done = 0;
   const exits: Promise<void>[] = [];
   await new Promise<void>((resolveAll) => {
-    const notAnalyzed = (index: number, why: string, checksMs = 0): FileAnalysis => ({
-      file: files[index] === '-' ? '<stdin>' : files[index]!, exitCode: EXIT.input, timings: { parseMs: 0, checksMs },
-      error: { message: `not analyzed: ${why}`, diagnostics: [] },
-    });
+    const notAnalyzed = (index: number, why: string, checksMs = 0): FileAnalysis => fileError(files[index]!, `not analyzed: ${why}`, checksMs);
     const finish = (index: number, result: FileAnalysis): void => {
       results[index] = result;
       done++;
@@ -455,7 +456,7 @@ export async function analyzeFiles(inputs: readonly string[], options: AnalyzeOp
     results = [];
     for (const [i, file] of files.entries()) {
       results.push(await analyzeOne(file, options));
-      options.onFile?.(i + 1, files.length, file === '-' ? '<stdin>' : file);
+      options.onFile?.(i + 1, files.length, inputName(file));
     }
   }
   const result = summarize(results);

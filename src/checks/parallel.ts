@@ -142,7 +142,7 @@ export class PartWorkers {
 
   /** Sends the work to as many workers as it has parts (the others end); resolves with each part's message
    *  (undefined: not checked) once every part's has come, or every worker has ended (one failed). Not on
-   *  their ends alone: twelve threads took 0.1 to 0.4 s to end after their last message on the bench host
+   *  their ends alone: the threads took up to 0.4 s to end after the last message on the bench host
    *  (docs/performance.md); they end meanwhile, and `stop` waits for them. */
   check(work: PartWork): Promise<(PartMessage | undefined)[]> {
     const messages = new Array<PartMessage | undefined>(work.parts.length).fill(undefined);
@@ -160,10 +160,13 @@ export class PartWorkers {
   }
 }
 
+/** Bytes of a function body: what parts are cut and ordered by. */
+const bodySize = (b: FunctionBody): number => b.close - b.open;
+
 /** Part indices, largest part (in bytes) first: the workers take them in this order, so that the last
  *  parts taken are small and the threads end together. */
 function largestFirst(parts: readonly (readonly FunctionBody[])[]): number[] {
-  const size = parts.map((p) => p.reduce((n, b) => n + b.close - b.open, 0));
+  const size = parts.map((p) => p.reduce((n, b) => n + bodySize(b), 0));
   return parts.map((_, i) => i).sort((a, b) => size[b]! - size[a]! || a - b);
 }
 
@@ -180,7 +183,7 @@ interface Planned {
  * module of one part.
  */
 function plan(bodies: readonly FunctionBody[], text: string, checks: readonly Check[], chunk: number, analysisOptions: AnalysisOptions, resources?: ResourceUsage): Planned | undefined {
-  const parts = partition(bodies, (b) => b.close - b.open, chunk);
+  const parts = partition(bodies, bodySize, chunk);
   const { whole, partwise } = planChecks(checks, parts.length);
   if (partwise.length === 0) return undefined;
   const work: PartWork = {

@@ -98,10 +98,10 @@ const MIN_CHUNK_BYTES = 50_000;
 /**
  * Bytes of function bodies per part for a module of `textLength` characters (`RunOptions.chunkBytes` overrides
  * it): CHUNK_BYTES, but a module large enough for part threads gets about PARTS_PER_MODULE parts
- * (four per thread of twelve), so that the threads end together. A thread's first part takes two to four
- * times its later ones (it compiles the checks as it goes): on the bench host (docs/performance.md, session
- * 8) the 2.8 MB module's fourteen parts of 200 kB left nine threads ending 1.5 or 2.1 s after the start, as
- * they had checked one part or two. The text's length decides, so that a run on one thread and the part
+ * (four per thread of twelve), so that the threads end together. A thread's first part takes several times
+ * its later ones (it compiles the checks as it goes): on the bench host (docs/performance.md, session 8) the
+ * 2.8 MB module's thirteen parts of 200 kB left nine threads ending 1.5 or 2.1 s after the start, as they
+ * had checked one part or two. The text's length decides, so that a run on one thread and the part
  * threads (which cut before the module is parsed) cut the same parts.
  */
 export function chunkBytesFor(textLength: number): number {
