@@ -98,9 +98,9 @@ describe('ptx-debug', () => {
     writeFileSync(big, `.version 8.0\n.target sm_90\n.address_size 64\n${Array.from({ length: 6 }, (_, k) => kernel(k)).join('')}`);
     execFileSync(process.execPath, ['bin/ptx-debug.js', 'analyze', big, '--jobs', '2'], { stdio: 'pipe', env: { ...process.env, PTX_DEBUG_TIMELINE: timeline } });
     const lines = readFileSync(timeline, 'utf8').trim().split('\n').map((l) => l.split(' '));
-    const labels = lines.map((l) => l.slice(2).join(' '));
+    const labels = lines.map((l) => l.slice(4).join(' '));
     expect(labels).toEqual(expect.arrayContaining(['command', 'read', 'parts given', 'parsed', 'parts done', 'report assembled', 'report written', 'thread loaded', 'part 0 start', 'part 0 end']));
-    expect(lines.every((l) => /^\d+$/.test(l[0]!) && /^\d+\.\d+$/.test(l[1]!))).toBe(true);
+    expect(lines.every((l) => /^\d+$/.test(l[0]!) && /^\d+\.\d+$/.test(l[1]!) && /^\d+$/.test(l[2]!) && /^\d+$/.test(l[3]!))).toBe(true);
     const times = lines.map((l) => Number(l[0]));
     expect(times.indexOf(Math.min(...times))).toBe(0);
     execFileSync(process.execPath, ['bin/ptx-debug.js', 'analyze', 'examples/block-reduce.ptx'], { stdio: 'pipe', env: { ...process.env, PTX_DEBUG_TIMELINE: '' } });
