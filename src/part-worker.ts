@@ -7,6 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { reachableFrom } from './cfg/callgraph.js';
 import { AnalysisContext } from './cfg/context.js';
+import { releaseCompiled } from './cfg/keep-compiled.js';
 import { CHECKS } from './checks/index.js';
 import type { PartMessage, PartWork } from './checks/parallel.js';
 import { checkPart } from './checks/run.js';
@@ -45,6 +46,9 @@ function parsePart(work: PartWork, functions: readonly number[]): { module: Modu
 function checkOne(work: PartWork, checks: readonly Check[], index: number): PartMessage {
   const part = work.parts[index]!;
   const parsed = parsePart(work, part);
+  // The analyses' closures kept from the last part (src/cfg/keep-compiled.ts) hold its facts and tree: this
+  // part's replace them as they run.
+  releaseCompiled();
   if (parsed === undefined) return { part: index, error: 'the module did not parse again' };
   const { module, analysis } = parsed;
   const mine = new Set(part);

@@ -272,7 +272,7 @@ export const F058: Check = {
         else for (const b of w) set(s, b);
       };
       const result = solve(cfg, {
-        direction: 'forward',
+        site: 'F058', direction: 'forward',
         boundary: () => new Uint32Array(words),
         initial: () => new Uint32Array(words).fill(0xffffffff),
         join: (a, b) => a.map((x, k) => x & b[k]!),

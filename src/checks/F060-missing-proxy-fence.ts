@@ -103,7 +103,7 @@ export const F060: Check = {
       };
       const cfg = ctx.analysis.cfg(fn);
       const result = solve(cfg, {
-        direction: 'forward',
+        site: 'F060', direction: 'forward',
         boundary: () => new Uint32Array(words),
         initial: () => new Uint32Array(words),
         join: (a, b) => a.map((x, k) => x | b[k]!),

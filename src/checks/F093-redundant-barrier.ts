@@ -39,7 +39,7 @@ export const F093: Check = {
       // 1: a barrier came last; 0: an access (or the entry) came last.
       const step = (s: number, i: number): number => (isBarrier[i] === true ? 1 : touchesMemory(fn.instructions[i]!) ? 0 : s);
       const result = solve(cfg, {
-        direction: 'forward',
+        site: 'F093', direction: 'forward',
         boundary: () => 0,
         initial: () => 1,
         join: (a, b) => a & b,

@@ -91,7 +91,7 @@ export const F094: Check = {
       const guardedFence = (i: number): boolean => fn.instructions[i]!.node.guard !== undefined && (fn.instructions[i]!.node.opcode === 'fence' || fn.instructions[i]!.node.opcode === 'membar');
       const step = (s: State, i: number): State => (guardedFence(i) ? s : after(s, kinds[i], fn.instructions[i]!));
       const result = solve(cfg, {
-        direction: 'forward',
+        site: 'F094', direction: 'forward',
         boundary: () => NONE,
         initial: () => TOP,
         join,

@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker as WorkerType } from 'node:worker_threads';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { AnalysisContext, type AnalysisOptions } from '../cfg/context.js';
+import { releaseCompiled } from '../cfg/keep-compiled.js';
 import { mark } from '../timeline.js';
 import { parsePtx, scanFunctionBodies, type FunctionBody } from '../parser/parse.js';
 import type { FileReport, PreparedRun, RawResult, RunOptions } from './run.js';
@@ -258,6 +259,7 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
   const first = new Map<string, RawResult>();
   checkWhole(whole, run.ctx, first);
   mark('module-level checks done');
+  releaseCompiled();
   run.release();
   mark('released');
   const messages = await checked;
@@ -283,6 +285,7 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
     again ??= wholeAgain(work);
     checkWhole(askAgain, again.ctx, results.out);
   }
+  releaseCompiled();
   const report = run.finish(results.out);
   mark('report assembled');
   await own?.stop();

@@ -1,5 +1,6 @@
 // Runs the registered checks on one parsed module: applies --only/--disable,
 // the profile and config severities, inline suppressions, then scores the file.
+import { releaseCompiled } from '../cfg/keep-compiled.js';
 import { AnalysisBudgetExceeded } from '../cfg/budget.js';
 import { AnalysisContext } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
@@ -247,6 +248,8 @@ export function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: 
   }
   const again = results.finish(partwise);
   checkWhole([...whole, ...again], ctx, results.out);
+  // The analyses' kept closures hold the last facts, and through them the tree.
+  releaseCompiled();
   return results.out;
 }
 

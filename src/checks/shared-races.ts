@@ -43,6 +43,7 @@ import { accessBytes, addScaled, PRODUCT, symForm, type AffineFacts, type Affine
 import { rangeAnalysis } from '../cfg/dataflow/ranges.js';
 import { constValue, cutFreeReach, syncFactsAnalysis, type SyncFacts, type ThreadBox } from './sync-facts.js';
 import { threadOverlap, type ThreadOverlap } from './thread-overlap.js';
+import { keepCompiled } from '../cfg/keep-compiled.js';
 
 export interface SharedAccess {
   readonly index: number;
@@ -390,7 +391,9 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
       raw.sort((x, y) => x.later - y.later);
       war.sort((x, y) => x.later - y.later);
     }
+    keepCompiled('shared-races/pairs', findPairs, perWarpSlot, loopsContaining);
   }
+  keepCompiled('shared-races', overlap, isCut, isCtaCut, drifting, loopOfSym);
   return { accesses, accessAt, raw, war, truncated, isCut, isCtaCut, overlap };
 }
 

@@ -13,6 +13,7 @@ import { affineAnalysis, type AffineFacts, type Form } from '../cfg/dataflow/aff
 import { ATOM_MASK, PROV, provenanceAnalysis } from '../cfg/dataflow/provenance.js';
 import { reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
 import { CTA, uniformityAnalysis, WARP, type Uniformity } from '../cfg/dataflow/uniformity.js';
+import { keepCompiled } from '../cfg/keep-compiled.js';
 
 // ---------------------------------------------------------------- instruction classes
 
@@ -718,6 +719,10 @@ function computeSyncFacts(ctx: AnalysisContext, fn: FunctionModel): SyncFacts {
     if (node.opcode === 'brx' || node.guard === undefined) return true;
     return guardSplitsCta(f.instruction);
   };
+  keepCompiled('sync-facts', exitOnly, ipdom, controlDeps, reaches, loopsOf, exitsLoop, affine, uniformity, tidDim, predRegister, predBox,
+    edgeBox, blockBox, threadBox, laneInvariant, singleDef, sregOperand, linearTid, linearMad, warpBits, warpAlignedThreshold, linearThreshold,
+    predWarpUniform, uniformModLoads, operandUniformModLoads, sharedMemorySpace, addressUniformModLoads, guardSplitsWarp, memoSplit,
+    branchSplitsWarp, branchSplitsCta, branchSplitsWarp0, guardSplitsCta, branchSplitsCta0);
 
   return {
     fn, cfg, ops, barriers, collectives, blockThreads, fullBox, linearRank: linearMad, branchSplitsWarp, guardSplitsWarp, branchSplitsCta, guardSplitsCta,

@@ -22,6 +22,7 @@
 // Bytes [A, A+a) and [B, B+b) overlap iff −a < A − B < b. The search
 // enumerates all but the last unknown (a budget bounds it) and solves the last
 // one by division.
+import { keepCompiled } from '../cfg/keep-compiled.js';
 import type { AffineSymbol, Form } from '../cfg/dataflow/affine.js';
 
 /** Inclusive bounds of %tid.x, %tid.y, %tid.z. */
@@ -158,6 +159,7 @@ function search(vars: readonly Var[], L: number, H: number, distinct: boolean, e
     }
     return false;
   };
+  keepCompiled('thread-overlap/search', rec, solveLast, fits, differs);
   try {
     return rec(0, 0) ? vals : null;
   } catch {
@@ -264,6 +266,7 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
   // In-bounds constraints apply when an address is its variable plus thread terms only.
   const boundedSide = (side: OverlapSide): boolean => side.bound !== undefined && side.form.terms.every((t) =>
     (t.sym === side.bound!.base && t.coef === 1) || threadTermOf(ctx, ctx.symbols[t.sym]!) !== undefined);
+  keepCompiled('thread-overlap', boundedSide);
   const boundA = boundedSide(a);
   const boundB = boundedSide(b);
   const pairs = boundA || boundB;

@@ -335,70 +335,79 @@ export function pvGet<T>(v: PVec<T>, i: number): T | undefined {
 export function pvSetMany<T>(v: PVec<T>, idx: readonly number[], val: readonly (T | undefined)[]): PVec<T> {
   if (idx.length === 0) return v;
   const order = idx.map((_x, k) => k).sort((a, b) => idx[a]! - idx[b]!);
-  let changed = false;
-  const build = (node: PNode, shift: number, lo: number, hi: number): PNode => {
-    // Entries order[lo..hi) all fall in `node`.
-    const copy = node.slice();
-    if (shift === 0) {
-      for (let k = lo; k < hi; k++) {
-        const j = idx[order[k]!]! & MASK;
-        const x = val[order[k]!];
-        if (copy[j] !== x) {
-          copy[j] = x;
-          changed = true;
-        }
+  const job: SetJob = { idx, val, order, changed: false };
+  const root = setNodes(job, v.root, v.shift, 0, order.length);
+  return job.changed ? { size: v.size, shift: v.shift, root } : v;
+}
+
+/** What `setNodes` writes: entries `val[order[k]]` at `idx[order[k]]`; `changed` once one differs. */
+interface SetJob { readonly idx: readonly number[]; readonly val: readonly unknown[]; readonly order: readonly number[]; changed: boolean }
+
+/** `node` copied with the entries order[lo..hi) of `job`, which all fall in it, written. */
+function setNodes(job: SetJob, node: PNode, shift: number, lo: number, hi: number): PNode {
+  const { idx, val, order } = job;
+  const copy = node.slice();
+  if (shift === 0) {
+    for (let k = lo; k < hi; k++) {
+      const j = idx[order[k]!]! & MASK;
+      const x = val[order[k]!];
+      if (copy[j] !== x) {
+        copy[j] = x;
+        job.changed = true;
       }
-      return copy;
-    }
-    let k = lo;
-    while (k < hi) {
-      const slot = (idx[order[k]!]! >>> shift) & MASK;
-      let e = k + 1;
-      while (e < hi && ((idx[order[e]!]! >>> shift) & MASK) === slot) e++;
-      copy[slot] = build(node[slot] as PNode, shift - BITS, k, e);
-      k = e;
     }
     return copy;
-  };
-  const root = build(v.root, v.shift, 0, order.length);
-  return changed ? { size: v.size, shift: v.shift, root } : v;
+  }
+  let k = lo;
+  while (k < hi) {
+    const slot = (idx[order[k]!]! >>> shift) & MASK;
+    let e = k + 1;
+    while (e < hi && ((idx[order[e]!]! >>> shift) & MASK) === slot) e++;
+    copy[slot] = setNodes(job, node[slot] as PNode, shift - BITS, k, e);
+    k = e;
+  }
+  return copy;
 }
 
 /** Entry-wise combination; subtrees shared by both are kept as they are, and
  *  `f` is called only where the entries differ (by reference). */
+// (The trees are walked by top-level functions, not closures made per call: V8 keeps a closure's optimized
+// code only while one of its closures lives, and these run millions of times; see keep-compiled.ts.)
+function mergeNodes<T>(x: PNode, y: PNode, shift: number, base: number, f: (i: number, x: T | undefined, y: T | undefined) => T | undefined): PNode {
+  if (x === y) return x;
+  let out: unknown[] | undefined;
+  for (let j = 0; j < WIDTH; j++) {
+    const xj = x[j];
+    const yj = y[j];
+    if (xj === yj) continue;
+    const r = shift === 0 ? f(base + j, xj as T | undefined, yj as T | undefined) : mergeNodes(xj as PNode, yj as PNode, shift - BITS, base + (j << shift), f);
+    if (r !== xj) {
+      out ??= x.slice();
+      out[j] = r;
+    }
+  }
+  return out ?? x;
+}
+
 export function pvMerge<T>(a: PVec<T>, b: PVec<T>, f: (i: number, x: T | undefined, y: T | undefined) => T | undefined): PVec<T> {
   if (a.root === b.root) return a;
-  const go = (x: PNode, y: PNode, shift: number, base: number): PNode => {
-    if (x === y) return x;
-    let out: unknown[] | undefined;
-    for (let j = 0; j < WIDTH; j++) {
-      const xj = x[j];
-      const yj = y[j];
-      if (xj === yj) continue;
-      const r = shift === 0 ? f(base + j, xj as T | undefined, yj as T | undefined) : go(xj as PNode, yj as PNode, shift - BITS, base + (j << shift));
-      if (r !== xj) {
-        out ??= x.slice();
-        out[j] = r;
-      }
-    }
-    return out ?? x;
-  };
-  const root = go(a.root, b.root, a.shift, 0);
+  const root = mergeNodes(a.root, b.root, a.shift, 0, f);
   return root === a.root ? a : { size: a.size, shift: a.shift, root };
 }
 
+function nodesEqual<T>(x: PNode, y: PNode, shift: number, eq: (x: T | undefined, y: T | undefined) => boolean): boolean {
+  if (x === y) return true;
+  for (let j = 0; j < WIDTH; j++) {
+    const xj = x[j];
+    const yj = y[j];
+    if (xj === yj) continue;
+    if (shift === 0 ? !eq(xj as T | undefined, yj as T | undefined) : !nodesEqual(xj as PNode, yj as PNode, shift - BITS, eq)) return false;
+  }
+  return true;
+}
+
 export function pvEquals<T>(a: PVec<T>, b: PVec<T>, eq: (x: T | undefined, y: T | undefined) => boolean): boolean {
-  const go = (x: PNode, y: PNode, shift: number): boolean => {
-    if (x === y) return true;
-    for (let j = 0; j < WIDTH; j++) {
-      const xj = x[j];
-      const yj = y[j];
-      if (xj === yj) continue;
-      if (shift === 0 ? !eq(xj as T | undefined, yj as T | undefined) : !go(xj as PNode, yj as PNode, shift - BITS)) return false;
-    }
-    return true;
-  };
-  return go(a.root, b.root, a.shift);
+  return nodesEqual(a.root, b.root, a.shift, eq);
 }
 
 // ================================================================ solver facts
@@ -1563,7 +1572,7 @@ class AffineEngine {
 
   run(): void {
     const problem = {
-      direction: 'forward' as const,
+      site: 'affine', direction: 'forward' as const,
       boundary: (): AffineFact => ({ tag: 'out', from: -1, vec: this.empty }),
       initial: (): AffineFact => UNREACHED,
       join: joinFacts<Form, undefined>,

@@ -813,7 +813,7 @@ class RangeEngine {
       });
     };
     this.result = solve(this.cfg, {
-      direction: 'forward',
+      site: 'ranges', direction: 'forward',
       boundary: (): RangeFact => ({ tag: 'out', from: -1, vec: this.empty }),
       initial: (): RangeFact => UNREACHED,
       join: joinFacts<Interval, readonly Edge[]>,

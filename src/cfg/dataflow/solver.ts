@@ -2,8 +2,11 @@
 // for any lattice. Analyses supply the boundary fact, the join and the block
 // transfer; instruction-level facts are recomputed from a block's input.
 import type { BasicBlock, Cfg } from '../builder.js';
+import { keepCompiled } from '../keep-compiled.js';
 
 export interface DataflowProblem<S> {
+  /** Names the analysis whose closures `solve` keeps compiled (`keepCompiled`) once it is done. */
+  readonly site?: string;
   readonly direction: 'forward' | 'backward';
   /** The fact entering the entry block (forward) or leaving to the exit (backward). */
   boundary(): S;
@@ -105,5 +108,6 @@ export function solve<S>(cfg: Cfg, problem: DataflowProblem<S>): DataflowResult<
       }
     }
   }
+  if (problem.site !== undefined) keepCompiled(problem.site, problem);
   return forward ? { atStart: input, atEnd: output, visits } : { atStart: output, atEnd: input, visits };
 }

@@ -98,6 +98,7 @@
 // (each value's variance only grows, at most twice), alternating with the
 // merged-register dataflow (on the one solver) when branches become varying,
 // and with re-checking broadcast stores' values.
+import { keepCompiled } from '../keep-compiled.js';
 import type * as A from '../../parser/ast.js';
 import { SPECIAL_REGISTERS, type SregSpec } from '../../parser/isa/sregs.js';
 import type { Cfg } from '../builder.js';
@@ -1034,7 +1035,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       return out;
     };
     const result = solve(cfg, {
-      direction: 'forward',
+      site: 'uniformity/loads', direction: 'forward',
       boundary: lattice.initial,
       initial: lattice.initial,
       join: lattice.join,
@@ -1151,6 +1152,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   }
   const broadcasts: number[] = [];
   for (let i = 0; i < n; i++) if (bcast[i] === 1 && kind[i] === K_LOAD) broadcasts.push(i);
+  keepCompiled('uniformity', resolveExpr, singleDef, resolveReg, addressOperand, resolveAddress, walkSregs, classifyLoad, analyzeBroadcasts,
+    isThreadIndex, tidEquality, singleThreadStore, acc, exprVar, probe, push, setDef, useReason, evaluate, drain, addMerges, applyMerges);
 
   return {
     cfg, rd, useVar, defVar, defWhyW, defWhyC, useWhyW, useWhyC, branchVar, branchWhyW, branchWhyC, termBlock,
