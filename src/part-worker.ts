@@ -46,8 +46,8 @@ function parsePart(work: PartWork, functions: readonly number[]): { module: Modu
 function checkOne(work: PartWork, checks: readonly Check[], index: number): PartMessage {
   const part = work.parts[index]!;
   const parsed = parsePart(work, part);
-  // The analyses' closures kept from the last part (src/cfg/keep-compiled.ts) hold its facts and tree: this
-  // part's replace them as they run.
+  // The analyses' closures kept from the last part (src/cfg/keep-compiled.ts) hold its facts and tree: let go
+  // of them once this part is parsed (its own analyses keep theirs as they run).
   releaseCompiled();
   if (parsed === undefined) return { part: index, error: 'the module did not parse again' };
   const { module, analysis } = parsed;

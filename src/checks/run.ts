@@ -1,8 +1,8 @@
 // Runs the registered checks on one parsed module: applies --only/--disable,
 // the profile and config severities, inline suppressions, then scores the file.
-import { releaseCompiled } from '../cfg/keep-compiled.js';
 import { AnalysisBudgetExceeded } from '../cfg/budget.js';
 import { AnalysisContext } from '../cfg/context.js';
+import { releaseCompiled } from '../cfg/keep-compiled.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import type { Module, SourceRange } from '../parser/ast.js';
 import { CATALOG } from './catalog.js';

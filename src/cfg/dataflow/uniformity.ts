@@ -98,13 +98,13 @@
 // (each value's variance only grows, at most twice), alternating with the
 // merged-register dataflow (on the one solver) when branches become varying,
 // and with re-checking broadcast stores' values.
-import { keepCompiled } from '../keep-compiled.js';
 import type * as A from '../../parser/ast.js';
 import { SPECIAL_REGISTERS, type SregSpec } from '../../parser/isa/sregs.js';
 import type { Cfg } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { DomTree } from '../dominators.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol, VariableSymbol } from '../symbols.js';
+import { keepCompiled } from '../keep-compiled.js';
 import { typeBytes } from '../symbols.js';
 import { BitPool, bitsetLattice, bitWords, ENTRY, reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 import { livenessAnalysis, type Liveness } from './liveness.js';
