@@ -263,12 +263,8 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
     else frees.push({ coef: ca - cb, lo: r.lo, hi: r.hi });
   }
 
-  // In-bounds constraints apply when an address is its variable plus thread terms only.
-  const boundedSide = (side: OverlapSide): boolean => side.bound !== undefined && side.form.terms.every((t) =>
-    (t.sym === side.bound!.base && t.coef === 1) || threadTermOf(ctx, ctx.symbols[t.sym]!) !== undefined);
-  keepCompiled('thread-overlap', boundedSide);
-  const boundA = boundedSide(a);
-  const boundB = boundedSide(b);
+  const boundA = boundedSide(ctx, a);
+  const boundB = boundedSide(ctx, b);
   const pairs = boundA || boundB;
   // A data-dependent address with no thread index (`h[in[i]]`) may be any element: two different threads
   // collide when there are two. With a thread index in it as well, the answer is unknown.
@@ -427,6 +423,13 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
 }
 
 /** A symbol as a thread-index term: %tid.d (shift 0), `%tid.d >> k`, or %laneid. */
+/** Whether the in-bounds constraint applies to an access: its address is its variable plus thread terms only.
+ *  (A top-level function, not a closure made per pair: see src/cfg/keep-compiled.ts.) */
+function boundedSide(ctx: OverlapContext, side: OverlapSide): boolean {
+  return side.bound !== undefined && side.form.terms.every((t) =>
+    (t.sym === side.bound!.base && t.coef === 1) || threadTermOf(ctx, ctx.symbols[t.sym]!) !== undefined);
+}
+
 function threadTermOf(ctx: OverlapContext, s: AffineSymbol): { dim: number; shift: number } | 'lane' | undefined {
   if (s.kind === 'sreg') {
     if (s.sreg === '%laneid') return 'lane';
