@@ -34,7 +34,10 @@ export const F074: Check = {
       + 'the loop (at an instruction outside it that the loop header dominates); and I\'s result is lost: following its def-use '
       + 'chains through pure register operations, it reaches no memory access, store, call, branch, no read after the loop, and no '
       + 'register that is carried around the loop (live at the header along the back edge). A value that flows into a store or an '
-      + 'address (`base + i*4`) is not a lost update. Compilers remove such dead code, so correct compiler output never has the shape.',
+      + 'address (`base + i*4`) is not a lost update. Compilers remove such dead code, so correct compiler output never has the shape '
+      + '(a discarded `asm volatile` result keeps it: fixtures/checks/F074). Known miss: a loop with a run-time trip count, which nvcc '
+      + 'guards against zero trips, leaves the read after it in the block where the guard and the loop meet, which the header does not '
+      + 'dominate.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 a, .param .u32 n)\n{\n\t.reg .pred %p<2>;\n'
         + '\t.reg .b32 %r<4>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<4>;\n\tld.param.u64 %rd1, [a];\n\tld.param.u32 %r1, [n];\n'

@@ -1,6 +1,6 @@
 // F097: two marker sites write the same constant.
 import { intValue, at } from './flow.js';
-import { debugFacts, hasDebugBuffer } from './debug-protocol.js';
+import { debugFacts, hasDebugBuffer, NVCC_DEBUG_BUFFER_NOTE } from './debug-protocol.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -17,7 +17,8 @@ export const F097: Check = {
     remedy: 'Give every marker site its own constant (`ptx-debug instrument` numbers them 1, 2, 3 ... across the module).',
     notes: 'Marker sites are the debug writes (stores whose address derives from the `debug_buf` parameter, the slot counter excluded) '
       + 'that store an immediate: the marker word of the record. Duplicates are judged across the module (one marker map serves the '
-      + 'file): each later site is reported, naming the first. n/a when no kernel has a `debug_buf` parameter.',
+      + 'file): each later site is reported, naming the first. n/a when no kernel has a `debug_buf` parameter. '
+      + `${NVCC_DEBUG_BUFFER_NOTE}F097).`,
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 debug_buf, .param .u32 debug_cap)\n{\n'
         + '\t.reg .b64 %rd<2>;\n\tld.param.u64 %rd1, [debug_buf];\n\tst.global.u32 [%rd1+4], 7;\n\tst.global.u32 [%rd1+12], 7;\n\tret;\n}\n',

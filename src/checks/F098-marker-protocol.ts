@@ -1,6 +1,6 @@
 // F098: debug writes do not take their slot from an atomic add on debug_buf[0].
 import { at, mnemonic } from './flow.js';
-import { debugFacts, hasDebugBuffer } from './debug-protocol.js';
+import { debugFacts, hasDebugBuffer, NVCC_DEBUG_BUFFER_NOTE } from './debug-protocol.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -19,7 +19,8 @@ export const F098: Check = {
     notes: 'Debug writes are stores whose address derives (through arithmetic) from the kernel\'s `debug_buf` parameter, except the '
       + 'counter itself: an `atom.add`/`red.add` at `debug_buf + 0` exactly (its affine address). A debug write passes when the '
       + 'instructions its address is computed from include such a counter `atom.add` (whose result is the slot). n/a when no kernel '
-      + 'has a `debug_buf` parameter or no debug write exists.',
+      + 'has a `debug_buf` parameter or no debug write exists. '
+      + `${NVCC_DEBUG_BUFFER_NOTE}F098).`,
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 debug_buf, .param .u32 debug_cap)\n{\n'
         + '\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<4>;\n\tld.param.u64 %rd1, [debug_buf];\n\tmov.u32 %r1, %tid.x;\n\tmul.wide.u32 %rd2, %r1, 8;\n'

@@ -2,7 +2,7 @@
 import type * as A from '../parser/ast.js';
 import { uniformityAnalysis } from '../cfg/dataflow/uniformity.js';
 import { at, backwardSlice, mnemonic, operandFrom, protections, registersIn } from './flow.js';
-import { debugFacts, hasDebugBuffer } from './debug-protocol.js';
+import { debugFacts, hasDebugBuffer, NVCC_DEBUG_BUFFER_NOTE } from './debug-protocol.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -21,7 +21,8 @@ export const F099: Check = {
     notes: 'Debug writes as in F098. A write passes when a comparison decides whether it runs (its guard, a dominating branch, or a loop '
       + 'exit test: the same rule as F078) and that comparison has one side computed from an instruction its address is computed '
       + 'from (the slot) and the other side uniform (the `debug_cap` parameter, an immediate). n/a when no kernel has a `debug_buf` '
-      + 'parameter or no debug write exists.',
+      + 'parameter or no debug write exists. '
+      + `${NVCC_DEBUG_BUFFER_NOTE}F099).`,
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 debug_buf, .param .u32 debug_cap)\n{\n'
         + '\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<4>;\n\tld.param.u64 %rd1, [debug_buf];\n\tatom.global.add.u32 %r1, [%rd1], 1;\n'

@@ -75,3 +75,8 @@ export function debugFacts(ctx: CheckContext, fn: FunctionModel): DebugFacts {
   }
   return { counters, writes };
 }
+
+/** What F097–F099's notes say of real compiler output (each names its own fixtures). */
+export const NVCC_DEBUG_BUFFER_NOTE = 'The protocol is the one `ptx-debug instrument` writes: a hand-instrumented CUDA kernel compiled by nvcc is '
+  + 'not recognized (nvcc names parameters `<kernel>_param_N`, and a `__device__ debug_buf` is a variable, not a parameter: known '
+  + 'misses in fixtures/checks/';

@@ -1,6 +1,7 @@
 import { F074 } from '../../src/checks/F074-lost-loop-update.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, failing, kernel, nvccReal } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const LOOP = (body: string[], after: string[]): string[] => [
   'ld.param.u64 %rd1, [a];', 'ld.param.u32 %r1, [n];', 'mov.f32 %f1, 0f00000000;', 'mov.u32 %r5, 0;', 'mov.u32 %r2, 0;', 'mov.u64 %rd2, %rd1;',
@@ -25,3 +26,5 @@ checkCases(F074, {
     ...(await nvccReal(['02-saxpy-grid-stride.cu', '05-tiled-gemm-shared.cu', '23-blelloch-scan.cu'])),
   ],
 });
+
+describeCudaFixtures('F074');

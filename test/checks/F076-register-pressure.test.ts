@@ -1,6 +1,7 @@
 import { F076 } from '../../src/checks/F076-register-pressure.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, kernel, nvccReal, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 /** N live 32-bit values summed after all are loaded. */
 function pressure(n: number, directives?: string): string {
@@ -23,3 +24,5 @@ checkCases(F076, {
     ...(await nvccReal(['05-tiled-gemm-shared.cu', '30-launch-bounds.cu', '07-mma-sync-inline-asm.cu'])),
   ],
 });
+
+describeCudaFixtures('F076');

@@ -1,6 +1,7 @@
 import { F087 } from '../../src/checks/F087-deprecated-feature.js';
 import { checkCases } from './harness.js';
 import { committedReal, EXAMPLE, kernel, LLC, marked, nvccReal, TRITON } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const SP = 'mma.sp.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f1,%f2,%f3,%f4}, {%r1,%r2,%r3,%r4}, {%r5,%r6,%r7,%r8}, {%f1,%f2,%f3,%f4}, %r9, 0x0;';
 const SP_NEW = SP.replace('mma.sp.', 'mma.sp::ordered_metadata.');
@@ -20,3 +21,5 @@ checkCases(F087, {
     ...(await nvccReal(['07-mma-sync-inline-asm.cu', '30-launch-bounds.cu', '03-warp-shfl-reduce.cu'])),
   ],
 });
+
+describeCudaFixtures('F087');

@@ -1,6 +1,7 @@
 import { F097 } from '../../src/checks/F097-marker-uniqueness.js';
 import { checkCases } from './harness.js';
 import { committedReal, failing, kernel, REAL } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const P = '.param .u64 out, .param .u64 debug_buf, .param .u32 debug_cap';
 /** One protocol marker write of `m` (six lines). */
@@ -23,3 +24,5 @@ checkCases(F097, {
     ...committedReal(['examples/block-reduce.ptx', 'fixtures/corpus/triton/vector_add.ptx']).map((c) => ({ ...c, na: true })),
   ],
 });
+
+describeCudaFixtures('F097');

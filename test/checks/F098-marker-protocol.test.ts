@@ -1,6 +1,7 @@
 import { F098 } from '../../src/checks/F098-marker-protocol.js';
 import { checkCases } from './harness.js';
 import { committedReal, failing, kernel, REAL } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const P = '.param .u64 out, .param .u64 debug_buf, .param .u32 debug_cap';
 const PRO = ['ld.param.u64 %rd2, [debug_buf];', 'ld.param.u32 %r1, [debug_cap];', 'mov.u32 %r2, %tid.x;'];
@@ -19,3 +20,5 @@ checkCases(F098, {
     ...committedReal(['examples/block-reduce.ptx', 'fixtures/corpus/triton/vector_add.ptx']).map((c) => ({ ...c, na: true })),
   ],
 });
+
+describeCudaFixtures('F098');

@@ -1,6 +1,7 @@
 import { F099 } from '../../src/checks/F099-marker-bounds.js';
 import { checkCases } from './harness.js';
 import { committedReal, failing, kernel, REAL } from './flow-kernel.js';
+import { describeCudaFixtures } from './labelled-cuda.js';
 
 const P = '.param .u64 out, .param .u64 debug_buf, .param .u32 debug_cap';
 const PRO = ['ld.param.u64 %rd2, [debug_buf];', 'ld.param.u32 %r1, [debug_cap];', 'mov.u32 %r2, %tid.x;', 'atom.global.add.u32 %r3, [%rd2], 1;', 'mul.wide.u32 %rd3, %r3, 8;', 'add.s64 %rd4, %rd2, %rd3;'];
@@ -19,3 +20,5 @@ checkCases(F099, {
     ...committedReal(['examples/block-reduce.ptx', 'fixtures/corpus/triton/vector_add.ptx']).map((c) => ({ ...c, na: true })),
   ],
 });
+
+describeCudaFixtures('F099');
