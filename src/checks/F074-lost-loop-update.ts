@@ -31,13 +31,12 @@ export const F074: Check = {
       + 'body.',
     notes: 'Judged per natural loop. An instruction I in the loop fails when: it is an accumulating operation (`add`, `sub`, `mul`, `mad`, '
       + '`fma`, `min`, `max`, `and`, `or`, `xor`); one of its operands, register r, is written nowhere in the loop, and r is read after '
-      + 'the loop (at an instruction outside it that the loop header dominates); and I\'s result is lost: following its def-use '
+      + 'the loop (at an instruction outside it that the loop header dominates or that an exit of the loop leads to without entering '
+      + 'it again: a loop behind nvcc\'s zero-trip guard meets the guard\'s other path before the read); and I\'s result is lost: following its def-use '
       + 'chains through pure register operations, it reaches no memory access, store, call, branch, no read after the loop, and no '
       + 'register that is carried around the loop (live at the header along the back edge). A value that flows into a store or an '
       + 'address (`base + i*4`) is not a lost update. Compilers remove such dead code, so correct compiler output never has the shape '
-      + '(a discarded `asm volatile` result keeps it: fixtures/checks/F074). Known miss: a loop with a run-time trip count, which nvcc '
-      + 'guards against zero trips, leaves the read after it in the block where the guard and the loop meet, which the header does not '
-      + 'dominate.',
+      + '(a discarded `asm volatile` result keeps it: fixtures/checks/F074).',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 a, .param .u32 n)\n{\n\t.reg .pred %p<2>;\n'
         + '\t.reg .b32 %r<4>;\n\t.reg .f32 %f<4>;\n\t.reg .b64 %rd<4>;\n\tld.param.u64 %rd1, [a];\n\tld.param.u32 %r1, [n];\n'
@@ -75,12 +74,32 @@ export const F074: Check = {
           for (let i = blk.start; i < blk.end; i++) for (let s = t.defStart[i]!; s < t.defStart[i + 1]!; s++) writtenHere.add(t.defReg[s]!);
         }
         const writtenInLoop = (r: RegisterSymbol): boolean => writtenHere.has(r.id);
-        /** A read of `r` after the loop: outside it, dominated by the header. */
+        // The blocks after the loop: reached from its exits without entering it again (computed when first asked).
+        let beyond: Uint8Array | undefined;
+        const afterLoop = (b: number): boolean => {
+          if (dom.dominates(loop.header, b)) return true;
+          if (beyond === undefined) {
+            beyond = new Uint8Array(cfg.blocks.length);
+            const work = loop.exits.map(([, to]) => to);
+            for (const to of work) beyond[to] = 1;
+            while (work.length > 0) {
+              for (const s of cfg.blocks[work.pop()!]!.succs) {
+                if (beyond[s] === 0 && s !== loop.header) {
+                  beyond[s] = 1;
+                  work.push(s);
+                }
+              }
+            }
+          }
+          return beyond[b] === 1;
+        };
+        /** A read of `r` after the loop: outside it, where the header dominates it or an exit of the loop leads
+         *  (a loop behind a zero-trip guard meets the guard's other path before the read). */
         const readAfter = (r: RegisterSymbol): number | undefined => {
           for (const d of rd.definitionsOf(r)) {
             for (const u of d >= 0 ? rd.usesOf(d, r) : []) {
               const b = cfg.blockOf[u]!;
-              if (!inLoop.has(b) && cfg.blocks[b]!.reachable && dom.dominates(loop.header, b)) return u;
+              if (!inLoop.has(b) && cfg.blocks[b]!.reachable && afterLoop(b)) return u;
             }
           }
           return undefined;

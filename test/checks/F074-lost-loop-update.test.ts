@@ -9,12 +9,19 @@ const LOOP = (body: string[], after: string[]): string[] => [
   ...after, 'ret;',
 ];
 const P = '.param .u64 a, .param .u32 n';
+/** LOOP behind a zero-trip guard (`n == 0` skips it), as nvcc compiles a loop with a run-time count. */
+const GUARDED = (body: string[], skipped: string[], after: string[]): string[] => {
+  const lines = LOOP(body, ['bra.uni DONE;', 'SKIP:', ...skipped, 'DONE:', ...after]);
+  lines.splice(lines.indexOf('L:'), 0, 'setp.eq.u32 %p2, %r1, 0;', '@%p2 bra SKIP;');
+  return lines;
+};
 
 checkCases(F074, {
   fails: [
     failing('sum + x written to a fresh register', kernel(P, LOOP(['add.f32 %f3, %f1, %f2; //!'], ['st.global.f32 [%rd1], %f1;']))),
     failing('an fma accumulation lost', kernel(P, LOOP(['fma.rn.f32 %f4, %f2, %f2, %f1; //!'], ['st.global.f32 [%rd1], %f1;']))),
     failing('a lost max through a further pure step', kernel(P, LOOP(['max.s32 %r7, %r5, %r6; //!', 'add.s32 %r8, %r7, 1;'], ['st.global.u32 [%rd1], %r5;']))),
+    failing('behind a zero-trip guard: the read where the guard and the loop meet', kernel(P, GUARDED(['add.f32 %f3, %f1, %f2; //!'], [], ['st.global.f32 [%rd1], %f1;']))),
   ],
   passes: [
     { name: 'updated in place', ptx: kernel(P, LOOP(['add.f32 %f1, %f1, %f2;'], ['st.global.f32 [%rd1], %f1;'])) },
@@ -22,6 +29,7 @@ checkCases(F074, {
     { name: 'the new value is stored (bias + x[i], not an accumulation)', ptx: kernel(P, LOOP(['add.f32 %f3, %f1, %f2;', 'st.global.f32 [%rd2], %f3;'], ['st.global.f32 [%rd1], %f1;'])) },
     { name: 'base + offset addresses are not updates', ptx: kernel(P, LOOP(['add.s64 %rd5, %rd1, 8;', 'ld.global.f32 %f5, [%rd5];', 'add.f32 %f1, %f1, %f5;'], ['st.global.f32 [%rd1], %f1;'])) },
     { name: 'the old value is not read after the loop', ptx: kernel(P, LOOP(['add.f32 %f3, %f1, %f2;'], [])) },
+    { name: 'the old value read only where the guard skips the loop', ptx: kernel(P, GUARDED(['add.f32 %f3, %f1, %f2;'], ['st.global.f32 [%rd1], %f1;', 'ret;'], [])) },
     ...committedReal([EXAMPLE, 'fixtures/corpus/triton/matmul.ptx', 'fixtures/corpus/llvm/ptx/reduce_shared.sm_80.ptx', 'fixtures/corpus/llvm/ptx/atomics_memory.sm_80.ptx']),
     ...(await nvccReal(['02-saxpy-grid-stride.cu', '05-tiled-gemm-shared.cu', '23-blelloch-scan.cu'])),
   ],
