@@ -1,8 +1,21 @@
 // F097: two marker sites write the same constant.
-import { intValue, at } from './flow.js';
-import { debugFacts, hasDebugBuffer, NVCC_DEBUG_BUFFER_NOTE } from './debug-protocol.js';
-import type { Check, Finding } from './types.js';
+import type * as A from '../parser/ast.js';
+import type { FunctionModel } from '../cfg/symbols.js';
+import { at, definitionsReaching, intValue, registersIn } from './flow.js';
+import { debugFacts, isDebugKernel, NVCC_DEBUG_BUFFER_NOTE } from './debug-protocol.js';
+import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
+
+/** The constant a debug write stores: an immediate, or a register set by one `mov` of an immediate. */
+function markerValue(ctx: CheckContext, fn: FunctionModel, index: number, value: A.Expression | undefined): bigint | undefined {
+  const v = intValue(value);
+  if (v !== undefined || value === undefined) return v;
+  const [reg, ...more] = registersIn(fn, value);
+  if (reg === undefined || more.length > 0 || value.kind !== 'Name') return undefined;
+  const defs = definitionsReaching(ctx, fn, index, reg);
+  const def = defs.length === 1 ? fn.instructions[defs[0]!]!.node : undefined;
+  return def?.opcode === 'mov' ? intValue(def.operands[1]) : undefined;
+}
 
 export const F097: Check = {
   meta: {
@@ -15,9 +28,10 @@ export const F097: Check = {
     rationale: 'A marker names one place in the code: when two sites share it, a captured buffer cannot tell which one a thread reached, '
       + 'and `crash-analyze` names the wrong line for half of them.',
     remedy: 'Give every marker site its own constant (`ptx-debug instrument` numbers them 1, 2, 3 ... across the module).',
-    notes: 'Marker sites are the debug writes (stores whose address derives from the `debug_buf` parameter, the slot counter excluded) '
-      + 'that store an immediate: the marker word of the record. Duplicates are judged across the module (one marker map serves the '
-      + 'file): each later site is reported, naming the first. n/a when no kernel has a `debug_buf` parameter. '
+    notes: 'Marker sites are the debug writes (stores whose address derives from `debug_buf`, the slot counter excluded) '
+      + 'that store a constant: an immediate, or a register whose one reaching definition is a `mov` of one (as nvcc compiles '
+      + '`debug_buf[k] = 2`): the marker word of the record. Duplicates are judged across the module (one marker map serves the '
+      + 'file): each later site is reported, naming the first. n/a when no kernel has a `debug_buf`. '
       + `${NVCC_DEBUG_BUFFER_NOTE}F097).`,
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 debug_buf, .param .u32 debug_cap)\n{\n'
@@ -27,13 +41,13 @@ export const F097: Check = {
     },
   },
   run(ctx) {
-    const kernels = ctx.functions.filter(hasDebugBuffer);
-    if (kernels.length === 0) return na('no kernel is instrumented (no debug_buf parameter)');
+    const kernels = ctx.functions.filter(isDebugKernel);
+    if (kernels.length === 0) return na('no kernel is instrumented (no debug_buf parameter or variable)');
     const first = new Map<bigint, { line: number; fn: string }>();
     const out: Omit<Finding, 'id' | 'severity'>[] = [];
     for (const fn of kernels) {
       for (const w of debugFacts(ctx, fn).writes) {
-        const v = intValue(w.value);
+        const v = markerValue(ctx, fn, w.index, w.value);
         if (v === undefined) continue;
         const line = fn.instructions[w.index]!.node.range.line;
         const seen = first.get(v);

@@ -1,6 +1,6 @@
 // F098: debug writes do not take their slot from an atomic add on debug_buf[0].
 import { at, mnemonic } from './flow.js';
-import { debugFacts, hasDebugBuffer, NVCC_DEBUG_BUFFER_NOTE } from './debug-protocol.js';
+import { debugFacts, isDebugKernel, NVCC_DEBUG_BUFFER_NOTE } from './debug-protocol.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -16,10 +16,10 @@ export const F098: Check = {
       + 'offset overwrites other threads\' records (and the counter), so the decoded buffer lies about who reached what.',
     remedy: 'Claim a slot with `atom.global.add.u32 %k, [debug_buf], 1;` and write the record at words 1 + 2k and 2 + 2k '
       + '(`ptx-debug instrument` emits exactly this).',
-    notes: 'Debug writes are stores whose address derives (through arithmetic) from the kernel\'s `debug_buf` parameter, except the '
+    notes: 'Debug writes are stores whose address derives (through arithmetic) from the kernel\'s `debug_buf`, except the '
       + 'counter itself: an `atom.add`/`red.add` at `debug_buf + 0` exactly (its affine address). A debug write passes when the '
       + 'instructions its address is computed from include such a counter `atom.add` (whose result is the slot). n/a when no kernel '
-      + 'has a `debug_buf` parameter or no debug write exists. '
+      + 'has a `debug_buf` or no debug write exists. '
       + `${NVCC_DEBUG_BUFFER_NOTE}F098).`,
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 debug_buf, .param .u32 debug_cap)\n{\n'
@@ -32,8 +32,8 @@ export const F098: Check = {
     },
   },
   run(ctx) {
-    const kernels = ctx.functions.filter(hasDebugBuffer);
-    if (kernels.length === 0) return na('no kernel is instrumented (no debug_buf parameter)');
+    const kernels = ctx.functions.filter(isDebugKernel);
+    if (kernels.length === 0) return na('no kernel is instrumented (no debug_buf parameter or variable)');
     const out: Omit<Finding, 'id' | 'severity'>[] = [];
     let writes = 0;
     for (const fn of kernels) {

@@ -2,7 +2,7 @@
 import type * as A from '../parser/ast.js';
 import { uniformityAnalysis } from '../cfg/dataflow/uniformity.js';
 import { at, backwardSlice, mnemonic, operandFrom, protections, registersIn } from './flow.js';
-import { debugFacts, hasDebugBuffer, NVCC_DEBUG_BUFFER_NOTE } from './debug-protocol.js';
+import { debugFacts, isDebugKernel, NVCC_DEBUG_BUFFER_NOTE } from './debug-protocol.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -21,7 +21,7 @@ export const F099: Check = {
     notes: 'Debug writes as in F098. A write passes when a comparison decides whether it runs (its guard, a dominating branch, or a loop '
       + 'exit test: the same rule as F078) and that comparison has one side computed from an instruction its address is computed '
       + 'from (the slot) and the other side uniform (the `debug_cap` parameter, an immediate). n/a when no kernel has a `debug_buf` '
-      + 'parameter or no debug write exists. '
+      + 'or no debug write exists. '
       + `${NVCC_DEBUG_BUFFER_NOTE}F099).`,
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u64 debug_buf, .param .u32 debug_cap)\n{\n'
@@ -34,8 +34,8 @@ export const F099: Check = {
     },
   },
   run(ctx) {
-    const kernels = ctx.functions.filter(hasDebugBuffer);
-    if (kernels.length === 0) return na('no kernel is instrumented (no debug_buf parameter)');
+    const kernels = ctx.functions.filter(isDebugKernel);
+    if (kernels.length === 0) return na('no kernel is instrumented (no debug_buf parameter or variable)');
     const out: Omit<Finding, 'id' | 'severity'>[] = [];
     let writes = 0;
     for (const fn of kernels) {

@@ -1,7 +1,8 @@
 // The catalog's debug-buffer protocol as the instrumentation checks
-// (F096–F099) see it: a kernel's `debug_buf`/`debug_cap` parameters, the
-// atomic slot counter on `debug_buf[0]`, and the debug writes (stores whose
-// address derives from `debug_buf`).
+// (F096–F099) see it: a kernel's `debug_buf`/`debug_cap` parameters (or, for
+// F097–F099, a module variable `debug_buf`), the atomic slot counter on
+// `debug_buf[0]`, and the debug writes (stores whose address derives from
+// `debug_buf`).
 import type * as A from '../parser/ast.js';
 import { affineAnalysis } from '../cfg/dataflow/affine.js';
 import type { FunctionModel } from '../cfg/symbols.js';
@@ -27,6 +28,31 @@ export function hasDebugBuffer(fn: FunctionModel): boolean {
   return fn.isEntry && fn.decl.params.some((p) => p.declarators.some((d) => d.name === DEBUG_BUF));
 }
 
+/** Whether `e` names the module variable `debug_buf` (`mov.u64 %rd3, debug_buf`, `[debug_buf+4]`). */
+function namesBufferVariable(fn: FunctionModel, e: A.Expression): boolean {
+  switch (e.kind) {
+    case 'Name': {
+      const s = fn.resolve(e);
+      return s?.kind === 'variable' && !s.isParam && s.name === DEBUG_BUF;
+    }
+    case 'Unary': case 'Cast': return namesBufferVariable(fn, e.arg);
+    case 'Binary': return namesBufferVariable(fn, e.left) || namesBufferVariable(fn, e.right);
+    case 'Vector': case 'Address': case 'List': return e.elements.some((x) => namesBufferVariable(fn, x));
+    default: return false;
+  }
+}
+
+const refersToBuffer = (fn: FunctionModel, node: A.Instruction): boolean => node.operands.some((o) => namesBufferVariable(fn, o));
+
+/**
+ * Whether a kernel writes the protocol's buffer: a `debug_buf` parameter (as `ptx-debug instrument` writes the
+ * protocol), or a module variable `debug_buf` it refers to (a kernel instrumented by hand in CUDA: nvcc names
+ * parameters `<kernel>_param_N`, but keeps a `__device__` variable's name).
+ */
+export function isDebugKernel(fn: FunctionModel): boolean {
+  return hasDebugBuffer(fn) || (fn.isEntry && fn.instructions.some((i) => refersToBuffer(fn, i.node)));
+}
+
 export interface DebugWrite {
   /** The store. */
   readonly index: number;
@@ -49,7 +75,7 @@ function isBufferStart(ctx: CheckContext, fn: FunctionModel, i: number): boolean
   const form = af.addressOf(i);
   if (form === undefined || form.c !== 0 || form.terms.length !== 1 || form.terms[0]!.coef !== 1) return false;
   const s = af.symbols[form.terms[0]!.sym]!;
-  return s.kind === 'param' && s.variable.name === DEBUG_BUF && s.offset === 0;
+  return s.kind === 'param' ? s.variable.name === DEBUG_BUF && s.offset === 0 : s.kind === 'var' && !s.variable.isParam && s.variable.name === DEBUG_BUF;
 }
 
 /** The protocol's counter and writes in one kernel. */
@@ -63,7 +89,7 @@ export function debugFacts(ctx: CheckContext, fn: FunctionModel): DebugFacts {
     if (addr === undefined) continue;
     const regs = registersIn(fn, addr);
     const slice = backwardSlice(ctx, fn, ins.index, regs, { limit: 256 }) ?? new Set<number>();
-    const fromBuffer = [...slice].some((d) => paramLoaded(fn, fn.instructions[d]!.node) === DEBUG_BUF)
+    const fromBuffer = [...slice].some((d) => paramLoaded(fn, fn.instructions[d]!.node) === DEBUG_BUF || refersToBuffer(fn, fn.instructions[d]!.node))
       || addr.elements.some((e) => e.kind === 'Name' && e.name === DEBUG_BUF);
     if (!fromBuffer) continue;
     if ((node.opcode === 'atom' || node.opcode === 'red') && node.modifiers.includes('.add') && isBufferStart(ctx, fn, ins.index)) {
@@ -77,6 +103,6 @@ export function debugFacts(ctx: CheckContext, fn: FunctionModel): DebugFacts {
 }
 
 /** What F097–F099's notes say of real compiler output (each names its own fixtures). */
-export const NVCC_DEBUG_BUFFER_NOTE = 'The protocol is the one `ptx-debug instrument` writes: a hand-instrumented CUDA kernel compiled by nvcc is '
-  + 'not recognized (nvcc names parameters `<kernel>_param_N`, and a `__device__ debug_buf` is a variable, not a parameter: known '
-  + 'misses in fixtures/checks/';
+export const NVCC_DEBUG_BUFFER_NOTE = 'The buffer is the kernel\'s `debug_buf` parameter, as `ptx-debug instrument` writes the protocol, or a '
+  + 'module variable `debug_buf` (`__device__ unsigned debug_buf[...]` in CUDA: nvcc keeps a variable\'s name). A kernel instrumented '
+  + 'by hand with buffer parameters is not recognized: nvcc names them `<kernel>_param_N` (known misses in fixtures/checks/';

@@ -461,17 +461,17 @@ describe('FKR rmsnorm.ptx', () => {
     expect(outcome('F096'), changed('F096 missing-debug-instrumentation')).toEqual({ status: 'na', findings: [] });
   });
 
-  // n/a: no kernel is instrumented (no debug_buf parameter)
+  // n/a: no kernel is instrumented (no debug_buf parameter or variable)
   it('F097 marker-uniqueness: n/a', () => {
     expect(outcome('F097'), changed('F097 marker-uniqueness')).toEqual({ status: 'na', findings: [] });
   });
 
-  // n/a: no kernel is instrumented (no debug_buf parameter)
+  // n/a: no kernel is instrumented (no debug_buf parameter or variable)
   it('F098 marker-protocol: n/a', () => {
     expect(outcome('F098'), changed('F098 marker-protocol')).toEqual({ status: 'na', findings: [] });
   });
 
-  // n/a: no kernel is instrumented (no debug_buf parameter)
+  // n/a: no kernel is instrumented (no debug_buf parameter or variable)
   it('F099 marker-bounds: n/a', () => {
     expect(outcome('F099'), changed('F099 marker-bounds')).toEqual({ status: 'na', findings: [] });
   });
