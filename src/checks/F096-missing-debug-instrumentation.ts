@@ -1,8 +1,8 @@
 // F096: a complex kernel (a loop and either shared memory or ≥ 200
-// instructions) has no debug buffer parameter and no marker writes.
+// instructions) has no debug buffer (parameter or module variable) and no marker writes.
 import type * as A from '../parser/ast.js';
 import type { FunctionModel } from '../cfg/symbols.js';
-import { hasDebugBuffer } from './debug-protocol.js';
+import { isDebugKernel } from './debug-protocol.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -38,7 +38,8 @@ export const F096: Check = {
       + 'parameters and a marker write per basic block (or per loop or barrier), with a marker map for `crash-analyze`.',
     notes: 'A kernel (`.entry` with a body) is complex when it has a natural loop and either names shared memory (a `.shared` state '
       + 'space or variable) or has at least 200 instructions. It is instrumented when it declares a parameter named `debug_buf` '
-      + '(marker writes need that buffer). n/a when no kernel is complex.',
+      + '(marker writes need that buffer), or refers to a module variable of that name (a kernel instrumented by hand in CUDA: nvcc '
+      + 'keeps a `__device__` variable\'s name). n/a when no kernel is complex.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u32 n)\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<3>;\n'
         + '\t.shared .align 4 .b32 s[32];\n\tld.param.u32 %r1, [n];\n\tmov.u32 %r2, 0;\nL:\n\tst.shared.u32 [s], %r2;\n\tadd.u32 %r2, %r2, 1;\n'
@@ -56,7 +57,7 @@ export const F096: Check = {
       const big = fn.instructions.length >= COMPLEX_INSTRUCTIONS;
       if (!big && !usesShared(fn)) continue;
       complex++;
-      if (hasDebugBuffer(fn)) continue;
+      if (isDebugKernel(fn)) continue;
       out.push({
         message: `${fn.name} is complex (a loop and ${big ? `${fn.instructions.length} instructions` : 'shared memory'}) and has no debug buffer: a crash in it cannot be located (ptx-debug instrument adds one)`,
         location: ctx.locate(fn.decl.nameRange), function: fn.name,

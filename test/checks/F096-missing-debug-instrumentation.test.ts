@@ -15,6 +15,10 @@ checkCases(F096, {
   ],
   passes: [
     { name: 'instrumented (debug_buf parameter)', ptx: kernel('.param .u32 n, .param .u64 debug_buf, .param .u32 debug_cap', SHARED_LOOP) },
+    {
+      name: 'instrumented by hand (a module variable debug_buf, as nvcc keeps a __device__ array)',
+      ptx: kernel('.param .u32 n', ['mov.u64 %rd1, debug_buf;', 'atom.global.add.u32 %r4, [%rd1], 1;', ...SHARED_LOOP], { prelude: '.global .align 4 .b8 debug_buf[32772];' }),
+    },
     { name: 'the hand-written instrumented fixture', ptx: REAL('fixtures/gpu/crash-markers.ptx'), na: true },
     { name: 'a short loop without shared memory is not complex', ptx: kernel('.param .u32 n', LOOP), na: true },
     { name: 'shared memory without a loop is not complex', ptx: kernel('', ['.shared .align 4 .b32 s[32];', 'st.shared.u32 [s], 0;', 'ret;']), na: true },
