@@ -1,25 +1,19 @@
 // F096: a complex kernel (a loop and either shared memory or ≥ 200
 // instructions) has no debug buffer (parameter or module variable) and no marker writes.
-import type * as A from '../parser/ast.js';
-import type { FunctionModel } from '../cfg/symbols.js';
+import type { FunctionModel, VariableSymbol } from '../cfg/symbols.js';
 import { isDebugKernel } from './debug-protocol.js';
+import { namesVariable } from './flow.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
 /** Kernels at least this long count as complex (with a loop). */
 export const COMPLEX_INSTRUCTIONS = 200;
 
+const isShared = (v: VariableSymbol): boolean => v.space === '.shared';
+
 function usesShared(fn: FunctionModel): boolean {
-  const names = (e: A.Expression): boolean => {
-    if (e.kind === 'Name') {
-      const s = fn.resolve(e);
-      return s?.kind === 'variable' && s.space === '.shared';
-    }
-    if (e.kind === 'Address' || e.kind === 'Vector' || e.kind === 'List') return e.elements.some(names);
-    if (e.kind === 'Binary') return names(e.left) || names(e.right);
-    return false;
-  };
-  return fn.instructions.some((i) => i.node.modifiers.some((m) => m === '.shared' || m.startsWith('.shared::')) || i.node.operands.some(names));
+  return fn.instructions.some((i) => i.node.modifiers.some((m) => m === '.shared' || m.startsWith('.shared::'))
+    || i.node.operands.some((o) => namesVariable(fn, o, isShared)));
 }
 
 export const F096: Check = {

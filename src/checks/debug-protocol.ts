@@ -1,12 +1,12 @@
 // The catalog's debug-buffer protocol as the instrumentation checks
-// (F096–F099) see it: a kernel's `debug_buf`/`debug_cap` parameters (or, for
-// F097–F099, a module variable `debug_buf`), the atomic slot counter on
+// (F096–F099) see it: a kernel's `debug_buf`/`debug_cap` parameters (or a
+// module variable `debug_buf`), the atomic slot counter on
 // `debug_buf[0]`, and the debug writes (stores whose address derives from
 // `debug_buf`).
 import type * as A from '../parser/ast.js';
 import { affineAnalysis } from '../cfg/dataflow/affine.js';
-import type { FunctionModel } from '../cfg/symbols.js';
-import { backwardSlice, registersIn } from './flow.js';
+import type { FunctionModel, VariableSymbol } from '../cfg/symbols.js';
+import { backwardSlice, namesVariable, registersIn } from './flow.js';
 import type { CheckContext } from './types.js';
 
 /** The parameter names of the protocol. */
@@ -28,21 +28,9 @@ export function hasDebugBuffer(fn: FunctionModel): boolean {
   return fn.isEntry && fn.decl.params.some((p) => p.declarators.some((d) => d.name === DEBUG_BUF));
 }
 
-/** Whether `e` names the module variable `debug_buf` (`mov.u64 %rd3, debug_buf`, `[debug_buf+4]`). */
-function namesBufferVariable(fn: FunctionModel, e: A.Expression): boolean {
-  switch (e.kind) {
-    case 'Name': {
-      const s = fn.resolve(e);
-      return s?.kind === 'variable' && !s.isParam && s.name === DEBUG_BUF;
-    }
-    case 'Unary': case 'Cast': return namesBufferVariable(fn, e.arg);
-    case 'Binary': return namesBufferVariable(fn, e.left) || namesBufferVariable(fn, e.right);
-    case 'Vector': case 'Address': case 'List': return e.elements.some((x) => namesBufferVariable(fn, x));
-    default: return false;
-  }
-}
-
-const refersToBuffer = (fn: FunctionModel, node: A.Instruction): boolean => node.operands.some((o) => namesBufferVariable(fn, o));
+const isBufferVariable = (v: VariableSymbol): boolean => !v.isParam && v.name === DEBUG_BUF;
+/** Whether an instruction names the module variable `debug_buf` (`mov.u64 %rd3, debug_buf`, `[debug_buf+4]`). */
+const refersToBuffer = (fn: FunctionModel, node: A.Instruction): boolean => node.operands.some((o) => namesVariable(fn, o, isBufferVariable));
 
 /**
  * Whether a kernel writes the protocol's buffer: a `debug_buf` parameter (as `ptx-debug instrument` writes the

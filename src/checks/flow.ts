@@ -3,7 +3,7 @@
 // and immediates of operands, the comparisons a predicate derives from, and
 // backward data slices over reaching definitions.
 import type * as A from '../parser/ast.js';
-import type { FunctionModel, RegisterSymbol } from '../cfg/symbols.js';
+import type { FunctionModel, RegisterSymbol, VariableSymbol } from '../cfg/symbols.js';
 import { ENTRY, reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
 import type { ChainStep, CheckContext, Location } from './types.js';
 
@@ -40,6 +40,20 @@ export function registersIn(fn: FunctionModel, e: A.Expression, out: RegisterSym
     case 'Vector': case 'Address': case 'List': for (const x of e.elements) registersIn(fn, x, out); return out;
     case 'PredPair': registersIn(fn, e.first, out); return registersIn(fn, e.second, out);
     default: return out;
+  }
+}
+
+/** Whether an expression names a variable `test` accepts (`mov.u64 %rd3, buf`, `[s+4]`). */
+export function namesVariable(fn: FunctionModel, e: A.Expression, test: (v: VariableSymbol) => boolean): boolean {
+  switch (e.kind) {
+    case 'Name': {
+      const s = fn.resolve(e);
+      return s?.kind === 'variable' && test(s);
+    }
+    case 'Unary': case 'Cast': return namesVariable(fn, e.arg, test);
+    case 'Binary': return namesVariable(fn, e.left, test) || namesVariable(fn, e.right, test);
+    case 'Vector': case 'Address': case 'List': return e.elements.some((x) => namesVariable(fn, x, test));
+    default: return false;
   }
 }
 
