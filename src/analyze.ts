@@ -9,7 +9,7 @@ import { summarizeBaseline, type Baseline, type BaselineSummary } from './baseli
 import { compileCuda } from './cuda.js';
 import { AnalysisContext } from './cfg/context.js';
 import { prepareRun, runSelected, type FileReport, type PreparedRun, type RunOptions } from './checks/run.js';
-import { PartWorkers, partThreads, partWorkersAvailable, runInParts, startParts } from './checks/parallel.js';
+import { PartWorkers, bodiesOf, partThreads, partWorkersAvailable, runInParts, startParts } from './checks/parallel.js';
 import { EXIT, worstExitCode } from './checks/score.js';
 import { NOT_BUILT } from './checks/index.js';
 import { formatDiagnostic } from './parser/diagnostics.js';
@@ -138,12 +138,13 @@ function refused(text: string, file: string, options: AnalyzeOptions): FileAnaly
 }
 
 /** Parses `text` and prepares its checks; `done` when the file cannot be analyzed (too large, syntax errors).
- *  `sized`: the caller has already seen that it is not too large. */
-function prepareAnalysis(text: string, file: string, options: AnalyzeOptions, sized = false): Prepared {
+ *  `sized`: the caller has already seen that it is not too large; `skipBodies`, function bodies to leave out
+ *  (part threads parse them: `analyzeTextInParts`). */
+function prepareAnalysis(text: string, file: string, options: AnalyzeOptions, sized = false, skipBodies?: ReadonlyMap<number, number>): Prepared {
   const refusal = sized ? undefined : refused(text, file, options);
   if (refusal !== undefined) return { done: refusal };
   const t0 = performance.now();
-  const parsed = parsePtx(text);
+  const parsed = parsePtx(text, skipBodies !== undefined ? { skipBodies } : {});
   const parseMs = performance.now() - t0;
   if (parsed.errors.length > 0) {
     return {
@@ -198,7 +199,8 @@ export async function analyzeTextInParts(text: string, file: string, options: An
     if (refusal !== undefined) return refusal;
     const early = options.ptxas === true ? undefined : startParts(text, options, workers);
     mark('parts given');
-    const p = prepareAnalysis(text, file, options, true);
+    // With parts given, the declarations alone: the part threads parse the bodies.
+    const p = prepareAnalysis(text, file, options, true, early === undefined ? undefined : bodiesOf(early.planned));
     mark('parsed');
     if (p.done !== undefined) {
       // (Workers given parts of a module that does not parse are stopped, not waited for.)
@@ -206,8 +208,13 @@ export async function analyzeTextInParts(text: string, file: string, options: An
       return p.done;
     }
     const run = p.run;
-    const check = (): Promise<FileReport> => runInParts(run, jobs, limit, undefined, workers, early);
-    return analyzed(text, file, p, await (options.compactHeap === true ? withCompactHeapAsync(check) : check()));
+    const check = (): Promise<FileReport | undefined> => runInParts(run, jobs, limit, undefined, workers, early);
+    const report = await (options.compactHeap === true ? withCompactHeapAsync(check) : check());
+    if (report !== undefined) return analyzed(text, file, p, report);
+    // A part its thread could not check (its body does not parse, the thread failed): the module on this
+    // thread, which reports a syntax error as a run on one thread would.
+    mark('a part was not checked: the whole module on this thread');
+    return analyzeText(text, file, options);
   } finally {
     // Those given no work (a file that did not parse, a module of one part, a throw) end here.
     await workers.stop();

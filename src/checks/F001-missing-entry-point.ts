@@ -1,6 +1,6 @@
 // F001: the module defines no kernel (`.entry`), so nothing in it can be launched.
 import type { Check } from './types.js';
-import { found, na, pass } from './types.js';
+import { declarationsOnly, found, na, pass } from './types.js';
 
 export const F001: Check = {
   meta: {
@@ -19,6 +19,7 @@ export const F001: Check = {
       passes: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n',
     },
   },
+  split: declarationsOnly((ctx) => F001.run(ctx)),
   run(ctx) {
     const functions = ctx.module.statements.filter((s) => s.kind === 'Function');
     if (functions.some((f) => f.isEntry)) return pass();

@@ -4,7 +4,7 @@ import type { ModuleStatement, TargetDirective, VersionDirective } from '../pars
 import { compareVersions, gpuTarget, TARGET_BY_NAME } from '../parser/isa/targets.js';
 import { FILE_START } from './header.js';
 import type { Check, CheckContext, Finding } from './types.js';
-import { found, pass } from './types.js';
+import { declarationsOnly, found, pass } from './types.js';
 
 type Draft = Omit<Finding, 'id' | 'severity'>;
 
@@ -27,6 +27,7 @@ export const F002: Check = {
       passes: '.version 7.8\n.target sm_90\n.address_size 64\n.entry k()\n{\n\tret;\n}\n',
     },
   },
+  split: declarationsOnly((ctx) => F002.run(ctx)),
   run(ctx: CheckContext) {
     const stmts: readonly ModuleStatement[] = ctx.module.statements;
     const out: Draft[] = [];

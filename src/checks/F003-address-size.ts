@@ -2,7 +2,7 @@
 import type { AddressSizeDirective } from '../parser/ast.js';
 import { FILE_START, targetDirective, versionDirective } from './header.js';
 import type { Check } from './types.js';
-import { found, pass } from './types.js';
+import { declarationsOnly, found, pass } from './types.js';
 
 export const F003: Check = {
   meta: {
@@ -23,6 +23,7 @@ export const F003: Check = {
       passes: '.version 7.8\n.target sm_90\n.address_size 64\n.entry k()\n{\n\tret;\n}\n',
     },
   },
+  split: declarationsOnly((ctx) => F003.run(ctx)),
   run(ctx) {
     const sizes = ctx.module.statements.filter((s): s is AddressSizeDirective => s.kind === 'AddressSize');
     if (sizes.length === 0) {

@@ -42,10 +42,7 @@ export const F004: Check = {
         } else if (s.kind === 'Block') visit(s, fn);
       }
     };
-    for (const s of ctx.module.statements) {
-      if (s.kind !== 'Function' || s.body === null) continue;
-      visit(s.body, s.name);
-    }
+    for (const fn of ctx.functions) if (fn.decl.body !== null) visit(fn.decl.body, fn.name);
     if (labels === 0) return na('the module defines no labels');
     return out.length === 0 ? pass() : found(out);
   },

@@ -7,12 +7,13 @@ import { availabilityProblem, type ParsedTarget } from '../parser/isa/targets.js
 import type { Availability } from '../parser/isa/types.js';
 import { moduleTarget, moduleVersion } from './header.js';
 import type { Check, CheckContext, Finding } from './types.js';
-import { found, na, pass } from './types.js';
+import { found, na, pass, runWhole } from './types.js';
 
 type Draft = Omit<Finding, 'id' | 'severity'>;
 
-/** Directive uses in the module: the keyword and where it is written. */
-function directiveUses(stmts: readonly (ModuleStatement | Statement)[]): { name: string; range: SourceRange }[] {
+/** Directive uses in statements, the keyword and where it is written: of functions, their declarations'
+ *  unless `bodies`, and their bodies' only with it. */
+function directiveUses(stmts: readonly (ModuleStatement | Statement)[], bodies: boolean): { name: string; range: SourceRange }[] {
   const out: { name: string; range: SourceRange }[] = [];
   const fnUses = (f: FunctionDecl): void => {
     for (const l of f.linkage) out.push({ name: l, range: f.nameRange });
@@ -21,8 +22,8 @@ function directiveUses(stmts: readonly (ModuleStatement | Statement)[]): { name:
   for (const s of stmts) {
     switch (s.kind) {
       case 'Function':
-        fnUses(s);
-        if (s.body !== null) out.push(...directiveUses(s.body.statements));
+        if (!bodies) fnUses(s);
+        else if (s.body !== null) out.push(...directiveUses(s.body.statements, true));
         break;
       case 'Variable':
         for (const l of s.linkage) out.push({ name: l, range: s.range });
@@ -35,7 +36,7 @@ function directiveUses(stmts: readonly (ModuleStatement | Statement)[]): { name:
         out.push({ name: '.callprototype', range: s.range });
         for (const d of s.directives) out.push({ name: d.name, range: d.range });
         break;
-      case 'Block': out.push(...directiveUses(s.statements)); break;
+      case 'Block': out.push(...directiveUses(s.statements, bodies)); break;
       default: break;
     }
   }
@@ -73,6 +74,16 @@ function instructionProblems(ctx: CheckContext, version: string, target: ParsedT
   }
 }
 
+function directiveProblems(ctx: CheckContext, uses: readonly { name: string; range: SourceRange }[], version: string, out: Draft[]): void {
+  const target = moduleTarget(ctx.module);
+  for (const use of uses) {
+    const spec = DIRECTIVE_BY_NAME.get(use.name);
+    if (spec === undefined) continue;
+    const p = availabilityProblem(spec.since, version, target);
+    if (p !== undefined) out.push({ message: `${use.name} ${p}`, location: ctx.locate(use.range) });
+  }
+}
+
 export const F008: Check = {
   meta: {
     id: 'F008',
@@ -95,18 +106,23 @@ export const F008: Check = {
       passes: '.version 8.0\n.target sm_90a\n.address_size 64\n.entry k()\n{\n\twgmma.fence.sync.aligned;\n\tret;\n}\n',
     },
   },
-  run(ctx) {
-    const version = moduleVersion(ctx.module);
-    if (version === undefined) return na('the module has no .version');
-    const target = moduleTarget(ctx.module);
-    const out: Draft[] = [];
-    instructionProblems(ctx, version, target, out);
-    for (const use of directiveUses(ctx.module.statements)) {
-      const spec = DIRECTIVE_BY_NAME.get(use.name);
-      if (spec === undefined) continue;
-      const p = availabilityProblem(spec.since, version, target);
-      if (p !== undefined) out.push({ message: `${use.name} ${p}`, location: ctx.locate(use.range) });
-    }
-    return out.length === 0 ? pass() : found(out);
+  split: {
+    // Instructions and the directives in bodies part by part; the module-level directives once.
+    part(ctx): Draft[] {
+      const version = moduleVersion(ctx.module);
+      if (version === undefined) return [];
+      const out: Draft[] = [];
+      instructionProblems(ctx, version, moduleTarget(ctx.module), out);
+      directiveProblems(ctx, directiveUses(ctx.functions.map((fn) => fn.decl), true), version, out);
+      return out;
+    },
+    join(ctx, parts: readonly Draft[][]) {
+      const version = moduleVersion(ctx.module);
+      if (version === undefined) return na('the module has no .version');
+      const out = parts.flat();
+      directiveProblems(ctx, directiveUses(ctx.module.statements, false), version, out);
+      return out.length === 0 ? pass() : found(out);
+    },
   },
+  run: (ctx) => runWhole(F008.split!, ctx),
 };

@@ -1,8 +1,9 @@
 // F010: the file has a byte-order mark, or non-ASCII characters (or invalid
 // UTF-8, decoded as U+FFFD) inside comments or strings.
-import type { ModuleStatement, SourceRange, Statement } from '../parser/ast.js';
-import type { Check, Finding } from './types.js';
-import { found, pass } from './types.js';
+import type { Comment, ModuleStatement, SourceRange, Statement } from '../parser/ast.js';
+import { commentsOutside, commentsWithin } from './comments.js';
+import type { Check, CheckContext, Finding } from './types.js';
+import { found, pass, runWhole } from './types.js';
 
 type Draft = Omit<Finding, 'id' | 'severity'>;
 
@@ -32,6 +33,28 @@ const describe = (code: number): string => code === 0xfffd
   ? 'an invalid UTF-8 sequence (decoded as U+FFFD)'
   : `the non-ASCII character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
 
+function scanComment(ctx: CheckContext, c: Comment, out: Draft[]): void {
+  const bad = firstNonAscii(c.text);
+  if (bad !== undefined) out.push({ message: `${describe(bad.code)} in a comment`, location: ctx.locate(positionIn(c.text, bad.index, c.range)) });
+}
+
+function scanString(ctx: CheckContext, text: string, range: SourceRange, what: string, out: Draft[]): void {
+  const bad = firstNonAscii(text);
+  if (bad !== undefined) out.push({ message: `${describe(bad.code)} in ${what}`, location: ctx.locate(range) });
+}
+
+/** The strings of statements: of functions, their bodies' only with `bodies` (else none). */
+function visitStatements(ctx: CheckContext, stmts: readonly (Statement | ModuleStatement)[], bodies: boolean, out: Draft[]): void {
+  for (const x of stmts) {
+    if (x.kind === 'File') scanString(ctx, x.path, x.range, 'a .file path', out);
+    else if (x.kind === 'Pragma') for (const v of x.values) scanString(ctx, v, x.range, 'a .pragma string', out);
+    else if (x.kind === 'Dwarf') scanString(ctx, x.text, x.range, 'an @@DWARF line', out);
+    else if (x.kind === 'Section') for (const it of x.items) { if (it.kind === 'Dwarf') scanString(ctx, it.text, it.range, 'an @@DWARF line', out); }
+    else if (x.kind === 'Function' && bodies && x.body !== null) visitStatements(ctx, x.body.statements, true, out);
+    else if (x.kind === 'Block') visitStatements(ctx, x.statements, bodies, out);
+  }
+}
+
 export const F010: Check = {
   meta: {
     id: 'F010',
@@ -51,33 +74,28 @@ export const F010: Check = {
       passes: '.version 7.8\n.target sm_90\n.address_size 64\n// resume\n.entry k()\n{\n\tret;\n}\n',
     },
   },
-  run(ctx) {
-    const out: Draft[] = [];
-    if (ctx.module.hasBom) {
-      out.push({ message: 'the file starts with a UTF-8 byte-order mark', location: { line: 1, column: 1, endLine: 1, endColumn: 1 } });
-    }
-    const scan = (text: string, range: SourceRange, what: string): void => {
-      const bad = firstNonAscii(text);
-      if (bad !== undefined) out.push({ message: `${describe(bad.code)} in ${what}`, location: ctx.locate(positionIn(text, bad.index, range)) });
-    };
-    for (const c of ctx.module.comments) scan(c.text, c.range, 'a comment');
-    // Strings: the value's position inside the directive is not kept, so report at the directive.
-    const scanString = (text: string, range: SourceRange, what: string): void => {
-      const bad = firstNonAscii(text);
-      if (bad !== undefined) out.push({ message: `${describe(bad.code)} in ${what}`, location: ctx.locate(range) });
-    };
-    const visitStatements = (stmts: readonly (Statement | ModuleStatement)[]): void => {
-      for (const x of stmts) {
-        if (x.kind === 'File') scanString(x.path, x.range, 'a .file path');
-        else if (x.kind === 'Pragma') for (const v of x.values) scanString(v, x.range, 'a .pragma string');
-        else if (x.kind === 'Dwarf') scanString(x.text, x.range, 'an @@DWARF line');
-        else if (x.kind === 'Section') for (const it of x.items) { if (it.kind === 'Dwarf') scanString(it.text, it.range, 'an @@DWARF line'); }
-        else if (x.kind === 'Function' && x.body !== null) visitStatements(x.body.statements);
-        else if (x.kind === 'Block') visitStatements(x.statements);
+  split: {
+    // Comments and statements in bodies part by part; the file's start, the comments and statements outside
+    // bodies once.
+    part(ctx): Draft[] {
+      const out: Draft[] = [];
+      const bodies = ctx.functions.map((fn) => fn.decl.body!.range);
+      for (const c of commentsWithin(ctx.module.comments, bodies)) scanComment(ctx, c, out);
+      visitStatements(ctx, ctx.functions.map((fn) => fn.decl), true, out);
+      return out;
+    },
+    join(ctx, parts: readonly Draft[][]) {
+      const out = parts.flat();
+      if (ctx.module.hasBom) {
+        out.push({ message: 'the file starts with a UTF-8 byte-order mark', location: { line: 1, column: 1, endLine: 1, endColumn: 1 } });
       }
-    };
-    visitStatements(ctx.module.statements);
-    out.sort((a, b) => a.location.line - b.location.line);
-    return out.length === 0 ? pass() : found(out);
+      const bodies: SourceRange[] = [];
+      for (const s of ctx.module.statements) if (s.kind === 'Function' && s.body !== null) bodies.push(s.body.range);
+      for (const c of commentsOutside(ctx.module.comments, bodies)) scanComment(ctx, c, out);
+      visitStatements(ctx, ctx.module.statements, false, out);
+      out.sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
+      return out.length === 0 ? pass() : found(out);
+    },
   },
+  run: (ctx) => runWhole(F010.split!, ctx),
 };

@@ -4,7 +4,7 @@ import type { FunctionModel, VariableSymbol } from '../cfg/symbols.js';
 import type * as A from '../parser/ast.js';
 import { mnemonic } from './address-facts.js';
 import type { Check, Finding } from './types.js';
-import { found, na } from './types.js';
+import { found, na, runWhole } from './types.js';
 
 type Want = '.texref' | '.samplerref' | '.surfref' | 'texture or sampler';
 
@@ -43,6 +43,13 @@ function variableOf(fn: FunctionModel, moduleVars: ReadonlyMap<string, VariableS
   return moduleVars.get(e.name);
 }
 
+/** One part's: handle operands judged, reference parameters, findings. */
+interface Summary {
+  readonly judged: number;
+  readonly refParams: boolean;
+  readonly findings: Omit<Finding, 'id' | 'severity'>[];
+}
+
 export const F031: Check = {
   meta: {
     id: 'F031',
@@ -68,43 +75,49 @@ export const F031: Check = {
         + '\tmov.f32 %f1, 0f00000000;\n\ttex.1d.v4.f32.f32 {%f2, %f3, %f4, %f5}, [tex, {%f1}];\n\tret;\n}\n',
     },
   },
-  run(ctx) {
-    const vars = ctx.analysis.model.variables;
-    const out: Omit<Finding, 'id' | 'severity'>[] = [];
-    let judged = 0;
-    for (const fn of ctx.functions) {
-      for (const ins of fn.instructions) {
-        const hs = handles(ins.node);
-        if (hs.length === 0) continue;
-        judged++;
-        for (const { expr, want } of hs) {
-          if (expr.kind !== 'Name') continue;
-          const v = variableOf(fn, vars, expr);
-          const where = () => ({ location: ctx.locate(expr.range, fn, ins.index), function: fn.name });
-          const op = mnemonic(ins.node);
-          if (v === undefined) {
-            out.push({ message: `${op}: ${expr.name} is not declared (expected a ${want === 'texture or sampler' ? '.texref or .samplerref' : want})`, ...where() });
-          } else if (v === 'register') {
-            const s = fn.resolve(expr);
-            const type = s?.kind === 'register' ? s.type : '';
-            if (!/^\.[bus]64$/.test(type)) out.push({ message: `${op}: handle ${expr.name} is a ${type} register; texture and surface objects are 64-bit integers`, ...where() });
-          } else if (v === 'other') {
-            out.push({ message: `${op}: ${expr.name} is not a texture, sampler or surface reference`, ...where() });
-          } else {
-            const ok = want === 'texture or sampler' ? v.type === '.texref' || v.type === '.samplerref' : v.type === want;
-            if (!ok) {
-              const actual = REF_TYPES.has(v.type) ? v.type : `${v.space} ${v.type || 'variable'}`;
-              out.push({ message: `${op}: ${expr.name} is a ${actual}, not a ${want === 'texture or sampler' ? '.texref or .samplerref' : want}`, ...where() });
+  split: {
+    part(ctx): Summary {
+      const vars = ctx.analysis.model.variables;
+      const out: Omit<Finding, 'id' | 'severity'>[] = [];
+      let judged = 0;
+      for (const fn of ctx.functions) {
+        for (const ins of fn.instructions) {
+          const hs = handles(ins.node);
+          if (hs.length === 0) continue;
+          judged++;
+          for (const { expr, want } of hs) {
+            if (expr.kind !== 'Name') continue;
+            const v = variableOf(fn, vars, expr);
+            const where = () => ({ location: ctx.locate(expr.range, fn, ins.index), function: fn.name });
+            const op = mnemonic(ins.node);
+            if (v === undefined) {
+              out.push({ message: `${op}: ${expr.name} is not declared (expected a ${want === 'texture or sampler' ? '.texref or .samplerref' : want})`, ...where() });
+            } else if (v === 'register') {
+              const s = fn.resolve(expr);
+              const type = s?.kind === 'register' ? s.type : '';
+              if (!/^\.[bus]64$/.test(type)) out.push({ message: `${op}: handle ${expr.name} is a ${type} register; texture and surface objects are 64-bit integers`, ...where() });
+            } else if (v === 'other') {
+              out.push({ message: `${op}: ${expr.name} is not a texture, sampler or surface reference`, ...where() });
+            } else {
+              const ok = want === 'texture or sampler' ? v.type === '.texref' || v.type === '.samplerref' : v.type === want;
+              if (!ok) {
+                const actual = REF_TYPES.has(v.type) ? v.type : `${v.space} ${v.type || 'variable'}`;
+                out.push({ message: `${op}: ${expr.name} is a ${actual}, not a ${want === 'texture or sampler' ? '.texref or .samplerref' : want}`, ...where() });
+              }
             }
           }
         }
       }
-    }
-    if (judged === 0) {
-      const refs = [...vars.values()].some((v) => REF_TYPES.has(v.type))
-        || ctx.functions.some((f) => f.decl.params.some((p) => p.qualifiers.some((q) => REF_TYPES.has(q.name))));
-      if (!refs) return na('the module has no texture or surface instruction and no reference declaration');
-    }
-    return found(out);
+      const refParams = ctx.functions.some((f) => f.decl.params.some((p) => p.qualifiers.some((q) => REF_TYPES.has(q.name))));
+      return { judged, refParams, findings: out };
+    },
+    join(ctx, parts: readonly Summary[]) {
+      if (parts.every((p) => p.judged === 0)) {
+        const refs = [...ctx.analysis.model.variables.values()].some((v) => REF_TYPES.has(v.type)) || parts.some((p) => p.refParams);
+        if (!refs) return na('the module has no texture or surface instruction and no reference declaration');
+      }
+      return found(parts.flatMap((p) => p.findings));
+    },
   },
+  run: (ctx) => runWhole(F031.split!, ctx),
 };

@@ -1,8 +1,23 @@
 // F032: an `.extern .shared` array's `.align` is smaller than the widest access made through it.
-import { isExtern, isSharedVariable, mnemonic, variableAccesses, variableAlignment, type VariableAccess } from './address-facts.js';
+import { isExtern, isSharedVariable, mnemonic, variableAccesses, variableAlignment } from './address-facts.js';
 import type { VariableSymbol } from '../cfg/symbols.js';
 import type { Check, Finding } from './types.js';
-import { found, na } from './types.js';
+import { found, na, runWhole } from './types.js';
+
+const externShared = (v: VariableSymbol): boolean => isSharedVariable(v) && isExtern(v);
+
+/** A variable's widest access in a part (the first of the widest), and the finding it makes, if any. */
+interface Widest {
+  readonly width: number;
+  readonly finding: Omit<Finding, 'id' | 'severity'> | undefined;
+}
+
+/** One part's: whether it declares an extern shared array, each such variable's widest access (module-level
+ *  variables by name, a function's by its function and declaration). */
+interface Summary {
+  readonly declared: boolean;
+  readonly widest: readonly (readonly [string, Widest])[];
+}
 
 export const F032: Check = {
   meta: {
@@ -30,28 +45,43 @@ export const F032: Check = {
         + '\t.reg .f32 %f<5>;\n\tld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [smem];\n\tret;\n}\n',
     },
   },
-  run(ctx) {
-    const externs = (v: VariableSymbol): boolean => isSharedVariable(v) && isExtern(v);
-    const declared = [...ctx.analysis.model.variables.values()].some(externs)
-      || ctx.functions.some((f) => f.instructions.length > 0 && [...f.scope.variables.values()].some(externs));
-    if (!declared) return na('the module declares no .extern .shared array');
-    const widest = new Map<VariableSymbol, VariableAccess>();
-    for (const x of variableAccesses(ctx, externs)) {
-      const w = widest.get(x.base.symbol);
-      if (w === undefined || x.width > w.width) widest.set(x.base.symbol, x);
-    }
-    const out: Omit<Finding, 'id' | 'severity'>[] = [];
-    for (const [v, x] of widest) {
-      const align = variableAlignment(v);
-      if (align === undefined || x.width <= align) continue;
-      const node = x.fn.instructions[x.index]!.node;
-      out.push({
-        message: `${mnemonic(node)} moves ${x.width} bytes through .extern .shared ${v.name}, declared .align ${align}`,
-        location: ctx.locate(node.range, x.fn, x.index),
-        function: x.fn.name,
-        related: [{ location: ctx.locate(v.declarator.range), message: `${v.name} is declared with alignment ${align} here` }],
-      });
-    }
-    return found(out);
+  split: {
+    part(ctx): Summary {
+      const declared = ctx.functions.some((f) => f.instructions.length > 0 && [...f.scope.variables.values()].some(externShared));
+      const widest = new Map<string, Widest>();
+      if (!declared && ![...ctx.analysis.model.variables.values()].some(externShared)) return { declared, widest: [] };
+      for (const x of variableAccesses(ctx, externShared)) {
+        const v = x.base.symbol;
+        const key = v.global ? v.name : `${x.fn.name} ${v.declarator.range.offset}`;
+        const w = widest.get(key);
+        if (w !== undefined && x.width <= w.width) continue;
+        const align = variableAlignment(v);
+        const node = x.fn.instructions[x.index]!.node;
+        widest.set(key, {
+          width: x.width,
+          finding: align === undefined || x.width <= align ? undefined : {
+            message: `${mnemonic(node)} moves ${x.width} bytes through .extern .shared ${v.name}, declared .align ${align}`,
+            location: ctx.locate(node.range, x.fn, x.index),
+            function: x.fn.name,
+            related: [{ location: ctx.locate(v.declarator.range), message: `${v.name} is declared with alignment ${align} here` }],
+          },
+        });
+      }
+      return { declared, widest: [...widest] };
+    },
+    join(ctx, parts: readonly Summary[]) {
+      const declared = [...ctx.analysis.model.variables.values()].some(externShared) || parts.some((p) => p.declared);
+      if (!declared) return na('the module declares no .extern .shared array');
+      // The widest access of each variable, the first of the widest (as one walk over every function finds it).
+      const widest = new Map<string, Widest>();
+      for (const p of parts) {
+        for (const [key, w] of p.widest) {
+          const seen = widest.get(key);
+          if (seen === undefined || w.width > seen.width) widest.set(key, w);
+        }
+      }
+      return found([...widest.values()].flatMap((w) => (w.finding === undefined ? [] : [w.finding])));
+    },
   },
+  run: (ctx) => runWhole(F032.split!, ctx),
 };

@@ -2,10 +2,18 @@
 import type { VariableSymbol } from '../cfg/symbols.js';
 import { functionVariablesAnalysis, isExtern, isSharedVariable, variableAlignment } from './address-facts.js';
 import type { Check, Finding } from './types.js';
-import { found, na } from './types.js';
+import { found, na, runWhole } from './types.js';
 
 /** Static shared memory per block that ptxas accepts without a dynamic opt-in (0xc000), on every target. */
 export const STATIC_SHARED_LIMIT = 0xc000;
+
+const staticShared = (v: VariableSymbol): boolean => isSharedVariable(v) && !isExtern(v);
+
+/** One part's: whether a function of it uses static shared memory; its kernels over the limit. */
+interface Summary {
+  readonly uses: boolean;
+  readonly findings: Omit<Finding, 'id' | 'severity'>[];
+}
 
 export const F034: Check = {
   meta: {
@@ -31,42 +39,54 @@ export const F034: Check = {
         + '\t.shared .align 16 .b8 b[16384];\n\t.reg .b32 %r<3>;\n\tld.shared.u32 %r1, [a];\n\tld.shared.u32 %r2, [b];\n\tret;\n}\n',
     },
   },
-  run(ctx) {
-    const staticShared = (v: VariableSymbol): boolean => isSharedVariable(v) && !isExtern(v);
-    const perFn = new Map<string, VariableSymbol[]>();
-    for (const fn of ctx.functions) {
-      const vars = ctx.analysis.get(fn, functionVariablesAnalysis);
-      // Its own declarations, and the module-scope variables it names.
-      perFn.set(fn.name, [...vars.declared.filter(staticShared), ...[...vars.named].filter((v) => v.global && staticShared(v))]);
-    }
-    if (![...perFn.values()].some((v) => v.length > 0)) return na('no kernel uses static shared memory');
-    const calls = ctx.analysis.callGraph().callees;
-    const out: Omit<Finding, 'id' | 'severity'>[] = [];
-    for (const fn of ctx.functions) {
-      if (!fn.isEntry) continue;
-      const vars = new Set<VariableSymbol>();
-      const seen = new Set<string>([fn.name]);
-      const stack = [fn.name];
-      while (stack.length > 0) {
-        const name = stack.pop()!;
-        for (const v of perFn.get(name) ?? []) vars.add(v);
-        for (const c of calls.get(name) ?? []) if (!seen.has(c)) { seen.add(c); stack.push(c); }
+  split: {
+    // Each kernel with its callees, in its part (a part's tree holds its callees' bodies).
+    part(ctx): Summary {
+      const perFn = new Map<string, VariableSymbol[]>();
+      const sharedOf = (name: string): VariableSymbol[] => {
+        let vars = perFn.get(name);
+        if (vars === undefined) {
+          const fn = ctx.analysis.function(name);
+          const facts = fn === undefined ? undefined : ctx.analysis.get(fn, functionVariablesAnalysis);
+          vars = facts === undefined ? [] : [...facts.declared.filter(staticShared), ...[...facts.named].filter((v) => v.global && staticShared(v))];
+          perFn.set(name, vars);
+        }
+        return vars;
+      };
+      const uses = ctx.functions.some((fn) => sharedOf(fn.name).length > 0);
+      const calls = ctx.analysis.callGraph().callees;
+      const out: Omit<Finding, 'id' | 'severity'>[] = [];
+      for (const fn of uses ? ctx.functions : []) {
+        if (!fn.isEntry) continue;
+        const vars = new Set<VariableSymbol>();
+        const seen = new Set<string>([fn.name]);
+        const stack = [fn.name];
+        while (stack.length > 0) {
+          const name = stack.pop()!;
+          for (const v of sharedOf(name)) vars.add(v);
+          for (const c of calls.get(name) ?? []) if (!seen.has(c)) { seen.add(c); stack.push(c); }
+        }
+        let total = 0;
+        for (const v of vars) {
+          if (v.size === undefined) continue;
+          const align = variableAlignment(v) ?? 1;
+          total = Math.ceil(total / align) * align + v.size;
+        }
+        if (total <= STATIC_SHARED_LIMIT) continue;
+        const largest = [...vars].filter((v) => v.size !== undefined).sort((a, b) => b.size! - a.size!).slice(0, 3);
+        out.push({
+          message: `kernel ${fn.name} uses ${total} bytes of static shared memory, more than the ${STATIC_SHARED_LIMIT} (48 KB) static limit`,
+          location: ctx.locate(fn.decl.nameRange),
+          function: fn.name,
+          related: largest.map((v) => ({ location: ctx.locate(v.declarator.range), message: `${v.name}: ${v.size!} bytes` })),
+        });
       }
-      let total = 0;
-      for (const v of vars) {
-        if (v.size === undefined) continue;
-        const align = variableAlignment(v) ?? 1;
-        total = Math.ceil(total / align) * align + v.size;
-      }
-      if (total <= STATIC_SHARED_LIMIT) continue;
-      const largest = [...vars].filter((v) => v.size !== undefined).sort((a, b) => b.size! - a.size!).slice(0, 3);
-      out.push({
-        message: `kernel ${fn.name} uses ${total} bytes of static shared memory, more than the ${STATIC_SHARED_LIMIT} (48 KB) static limit`,
-        location: ctx.locate(fn.decl.nameRange),
-        function: fn.name,
-        related: largest.map((v) => ({ location: ctx.locate(v.declarator.range), message: `${v.name}: ${v.size!} bytes` })),
-      });
-    }
-    return found(out);
+      return { uses, findings: out };
+    },
+    join(_ctx, parts: readonly Summary[]) {
+      if (!parts.some((p) => p.uses)) return na('no kernel uses static shared memory');
+      return found(parts.flatMap((p) => p.findings));
+    },
   },
+  run: (ctx) => runWhole(F034.split!, ctx),
 };

@@ -4,7 +4,7 @@ import type * as A from '../parser/ast.js';
 import { functionVariablesAnalysis, isSharedVariable } from './address-facts.js';
 import { namesIn } from './operands.js';
 import type { Check, Finding } from './types.js';
-import { found, na } from './types.js';
+import { found, na, runWhole } from './types.js';
 
 /** Names an initializer mentions (`generic(smem)`, `smem+4`). */
 function initializerNames(init: A.Initializer, out: Set<string>): void {
@@ -14,6 +14,14 @@ function initializerNames(init: A.Initializer, out: Set<string>): void {
     case 'Generic': out.add(init.name); return;
     default: for (const n of namesIn(init)) out.add(n.name);
   }
+}
+
+/** One part's: the names of module variables its functions name or initialize with, how many shared
+ *  variables its functions declare, and those never referenced. */
+interface Summary {
+  readonly named: readonly string[];
+  readonly local: number;
+  readonly unused: Omit<Finding, 'id' | 'severity'>[];
 }
 
 export const F035: Check = {
@@ -37,33 +45,40 @@ export const F035: Check = {
         + '\t.reg .b32 %r<2>;\n\tld.shared.u32 %r1, [used];\n\tret;\n}\n',
     },
   },
-  run(ctx) {
-    const model = ctx.analysis.model;
-    const referenced = new Set<VariableSymbol>();
-    const initNames = new Set<string>();
-    const local: { v: VariableSymbol; fn: string }[] = [];
-    for (const s of ctx.module.statements) {
-      if (s.kind === 'Variable') for (const d of s.declarators) if (d.init !== undefined) initializerNames(d.init, initNames);
-    }
-    for (const fn of ctx.functions) {
-      const vars = ctx.analysis.get(fn, functionVariablesAnalysis);
-      for (const v of vars.named) referenced.add(v);
-      for (const v of vars.declared) {
-        if (isSharedVariable(v) && !v.isParam) local.push({ v, fn: fn.name });
-        if (v.declarator.init !== undefined) initializerNames(v.declarator.init, initNames);
+  split: {
+    // Per part: the module variables its functions name, its functions' shared variables never referenced.
+    part(ctx): Summary {
+      const referenced = new Set<VariableSymbol>();
+      const named = new Set<string>();
+      const local: { v: VariableSymbol; fn: string }[] = [];
+      for (const fn of ctx.functions) {
+        const vars = ctx.analysis.get(fn, functionVariablesAnalysis);
+        for (const v of vars.named) {
+          referenced.add(v);
+          if (v.global) named.add(v.name);
+        }
+        for (const v of vars.declared) {
+          if (isSharedVariable(v) && !v.isParam) local.push({ v, fn: fn.name });
+          if (v.declarator.init !== undefined) initializerNames(v.declarator.init, named);
+        }
       }
-    }
-    const globals = [...model.variables.values()].filter(isSharedVariable);
-    if (globals.length === 0 && local.length === 0) return na('the module declares no .shared variable');
-    const out: Omit<Finding, 'id' | 'severity'>[] = [];
-    for (const v of globals) {
-      if (referenced.has(v) || initNames.has(v.name)) continue;
-      out.push({ message: `.shared ${v.name} is never referenced`, location: ctx.locate(v.declarator.range) });
-    }
-    for (const { v, fn } of local) {
-      if (referenced.has(v)) continue;
-      out.push({ message: `.shared ${v.name} in ${fn} is never referenced`, location: ctx.locate(v.declarator.range), function: fn });
-    }
-    return found(out);
+      const unused = local.filter(({ v }) => !referenced.has(v))
+        .map(({ v, fn }) => ({ message: `.shared ${v.name} in ${fn} is never referenced`, location: ctx.locate(v.declarator.range), function: fn }));
+      return { named: [...named], local: local.length, unused };
+    },
+    join(ctx, parts: readonly Summary[]) {
+      const named = new Set<string>(parts.flatMap((p) => p.named));
+      for (const s of ctx.module.statements) {
+        if (s.kind === 'Variable') for (const d of s.declarators) if (d.init !== undefined) initializerNames(d.init, named);
+      }
+      const globals = [...ctx.analysis.model.variables.values()].filter(isSharedVariable);
+      if (globals.length === 0 && parts.every((p) => p.local === 0)) return na('the module declares no .shared variable');
+      const out: Omit<Finding, 'id' | 'severity'>[] = [];
+      for (const v of globals) {
+        if (!named.has(v.name)) out.push({ message: `.shared ${v.name} is never referenced`, location: ctx.locate(v.declarator.range) });
+      }
+      return found([...out, ...parts.flatMap((p) => p.unused)]);
+    },
   },
+  run: (ctx) => runWhole(F035.split!, ctx),
 };

@@ -4,8 +4,8 @@ import type * as A from '../parser/ast.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { typeBytes } from '../cfg/symbols.js';
 import { at } from './flow.js';
-import type { Check, Finding } from './types.js';
-import { found, na } from './types.js';
+import type { Check, CheckContext, Finding } from './types.js';
+import { found, na, runWhole } from './types.js';
 
 /** What one formal parameter or argument is: bytes, array or scalar, alignment; undefined when unknown. */
 interface Shape {
@@ -60,6 +60,13 @@ function mismatch(arg: Shape, formal: Shape): string | undefined {
   return undefined;
 }
 
+/** One part's: how many functions with bodies it has, how many calls it judged, its findings. */
+interface Summary {
+  readonly functions: number;
+  readonly calls: number;
+  readonly findings: Omit<Finding, 'id' | 'severity'>[];
+}
+
 export const F066: Check = {
   meta: {
     id: 'F066',
@@ -86,56 +93,69 @@ export const F066: Check = {
         + '\t{\n\t.param .b32 p0;\n\t.param .f32 p1;\n\tst.param.b32 [p0], 1;\n\tst.param.f32 [p1], 0f3F800000;\n\tcall.uni f, (p0, p1);\n\t}\n\tret;\n}\n',
     },
   },
-  run(ctx) {
-    if (ctx.functions.length === 0) return na('the module has no function bodies');
-    const out: Omit<Finding, 'id' | 'severity'>[] = [];
-    let calls = 0;
-    for (const fn of ctx.functions) {
-      for (const ins of fn.instructions) {
-        const node = ins.node;
-        if (node.opcode !== 'call') continue;
-        const ops = node.operands;
-        let k = 0;
-        let rets: readonly A.Expression[] = [];
-        if (ops[0]?.kind === 'List' && ops.length > 1) { rets = ops[0].elements; k = 1; }
-        const callee = ops[k];
-        if (callee?.kind !== 'Name') continue;
-        const args: readonly A.Expression[] = ops[k + 1]?.kind === 'List' ? (ops[k + 1] as A.ListExpr).elements : [];
-        const sym = fn.resolve(callee);
-        let decl: { readonly returns: readonly A.VariableDecl[] | null; readonly params: readonly A.VariableDecl[] } | undefined;
-        let name = callee.name;
-        if (sym?.kind === 'function') decl = ctx.analysis.model.functionsByName.get(sym.name)?.decl;
-        else if (sym?.kind === 'register' || sym?.kind === 'variable') {
-          const last = ops[ops.length - 1];
-          const proto = last?.kind === 'Name' ? fn.resolve(last) : undefined;
-          if (proto?.kind === 'label' && proto.directive?.kind === 'CallPrototype') {
-            decl = proto.directive;
-            name = `the .callprototype ${proto.name}`;
-          }
-        }
-        if (decl === undefined) continue;
-        calls++;
-        const problems: string[] = [];
-        const check = (what: string, actual: readonly A.Expression[], declared: Shape[]): void => {
-          const open = declared.length > 0 && declared[declared.length - 1]!.open;
-          if (actual.length !== declared.length && !(open && actual.length >= declared.length - 1)) {
-            problems.push(`${actual.length} ${what}${actual.length === 1 ? '' : 's'} for ${declared.length} declared`);
-            return;
-          }
-          actual.forEach((a, i) => {
-            const formal = declared[i];
-            const shape = argShape(fn, a);
-            if (formal === undefined || shape === undefined) return;
-            const why = mismatch(shape, formal);
-            if (why !== undefined) problems.push(`${what} ${i + 1} (${a.kind === 'Name' ? a.name : '?'}): ${why} (${formal.text})`);
-          });
-        };
-        check('return value', rets, formals(decl.returns));
-        check('argument', args, formals(decl.params));
-        if (problems.length > 0) out.push({ message: `call to ${name} disagrees with its declaration: ${problems.join('; ')}`, ...at(ctx, fn, ins.index) });
-      }
-    }
-    if (calls === 0) return na('no call to a declared function or prototype');
-    return found(out);
+  split: {
+    part(ctx): Summary {
+      const { calls, findings } = callProblems(ctx);
+      return { functions: ctx.functions.length, calls, findings };
+    },
+    join(_ctx, parts: readonly Summary[]) {
+      if (parts.every((p) => p.functions === 0)) return na('the module has no function bodies');
+      if (parts.every((p) => p.calls === 0)) return na('no call to a declared function or prototype');
+      return found(parts.flatMap((p) => p.findings));
+    },
   },
+  run: (ctx) => runWhole(F066.split!, ctx),
 };
+
+/** The calls of `ctx.functions` to a declared function or prototype (a part's tree declares every function),
+ *  and those that disagree with the declaration. */
+function callProblems(ctx: CheckContext): { calls: number; findings: Omit<Finding, 'id' | 'severity'>[] } {
+  const out: Omit<Finding, 'id' | 'severity'>[] = [];
+  let calls = 0;
+  for (const fn of ctx.functions) {
+    for (const ins of fn.instructions) {
+      const node = ins.node;
+      if (node.opcode !== 'call') continue;
+      const ops = node.operands;
+      let k = 0;
+      let rets: readonly A.Expression[] = [];
+      if (ops[0]?.kind === 'List' && ops.length > 1) { rets = ops[0].elements; k = 1; }
+      const callee = ops[k];
+      if (callee?.kind !== 'Name') continue;
+      const args: readonly A.Expression[] = ops[k + 1]?.kind === 'List' ? (ops[k + 1] as A.ListExpr).elements : [];
+      const sym = fn.resolve(callee);
+      let decl: { readonly returns: readonly A.VariableDecl[] | null; readonly params: readonly A.VariableDecl[] } | undefined;
+      let name = callee.name;
+      if (sym?.kind === 'function') decl = ctx.analysis.model.functionsByName.get(sym.name)?.decl;
+      else if (sym?.kind === 'register' || sym?.kind === 'variable') {
+        const last = ops[ops.length - 1];
+        const proto = last?.kind === 'Name' ? fn.resolve(last) : undefined;
+        if (proto?.kind === 'label' && proto.directive?.kind === 'CallPrototype') {
+          decl = proto.directive;
+          name = `the .callprototype ${proto.name}`;
+        }
+      }
+      if (decl === undefined) continue;
+      calls++;
+      const problems: string[] = [];
+      const check = (what: string, actual: readonly A.Expression[], declared: Shape[]): void => {
+        const open = declared.length > 0 && declared[declared.length - 1]!.open;
+        if (actual.length !== declared.length && !(open && actual.length >= declared.length - 1)) {
+          problems.push(`${actual.length} ${what}${actual.length === 1 ? '' : 's'} for ${declared.length} declared`);
+          return;
+        }
+        actual.forEach((a, i) => {
+          const formal = declared[i];
+          const shape = argShape(fn, a);
+          if (formal === undefined || shape === undefined) return;
+          const why = mismatch(shape, formal);
+          if (why !== undefined) problems.push(`${what} ${i + 1} (${a.kind === 'Name' ? a.name : '?'}): ${why} (${formal.text})`);
+        });
+      };
+      check('return value', rets, formals(decl.returns));
+      check('argument', args, formals(decl.params));
+      if (problems.length > 0) out.push({ message: `call to ${name} disagrees with its declaration: ${problems.join('; ')}`, ...at(ctx, fn, ins.index) });
+    }
+  }
+  return { calls, findings: out };
+}

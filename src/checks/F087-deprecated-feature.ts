@@ -2,12 +2,18 @@
 // version and target.
 import { at } from './flow.js';
 import type { Check, Finding } from './types.js';
-import { found, na } from './types.js';
+import { found, na, runWhole } from './types.js';
 
 /** `.version` as a number (8.5 → 85). */
 function versionOf(statements: readonly { readonly kind: string }[]): number | undefined {
   const v = statements.find((s): s is { kind: 'Version'; major: number; minor: number } & typeof s => s.kind === 'Version');
   return v === undefined ? undefined : v.major * 10 + v.minor;
+}
+
+/** One part's: how many functions with bodies it has, its findings. */
+interface Summary {
+  readonly functions: number;
+  readonly findings: Omit<Finding, 'id' | 'severity'>[];
 }
 
 export const F087: Check = {
@@ -33,30 +39,38 @@ export const F087: Check = {
       passes: '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n.maxntid 128, 1, 1\n.minnctapersm 2\n{\n\tret;\n}\n',
     },
   },
-  run(ctx) {
-    const out: Omit<Finding, 'id' | 'severity'>[] = [];
-    const version = versionOf(ctx.module.statements);
-    for (const s of ctx.module.statements) {
-      if (s.kind === 'Target' && s.targets.includes('map_f64_to_f32')) {
-        out.push({ message: '.target option map_f64_to_f32 is deprecated: ptxas rejects it for every supported target (f64 is native)', location: ctx.locate(s.range) });
-      }
-      if (s.kind === 'Function') {
-        for (const d of s.directives) {
-          if (d.name === '.maxnctapersm') {
-            out.push({ message: '.maxnctapersm is deprecated since PTX 2.0 and rejected by ptxas 13: use .minnctapersm (with .maxntid or .reqntid)', location: ctx.locate(d.range), function: s.name });
+  split: {
+    // The instructions part by part; the module's directives once.
+    part(ctx): Summary {
+      const out: Omit<Finding, 'id' | 'severity'>[] = [];
+      const version = versionOf(ctx.module.statements);
+      for (const fn of version !== undefined && version >= 85 ? ctx.functions : []) {
+        for (const ins of fn.instructions) {
+          const node = ins.node;
+          if (node.opcode === 'mma' && node.modifiers.includes('.sp')) {
+            out.push({ message: 'mma.sp is deprecated in favour of mma.sp::ordered_metadata since PTX 8.5 (ptxas 13 advises the replacement)', ...at(ctx, fn, ins.index) });
           }
         }
       }
-    }
-    if (ctx.functions.length === 0 && out.length === 0) return na('the module has no function bodies');
-    for (const fn of ctx.functions) {
-      for (const ins of fn.instructions) {
-        const node = ins.node;
-        if (node.opcode === 'mma' && node.modifiers.includes('.sp') && version !== undefined && version >= 85) {
-          out.push({ message: 'mma.sp is deprecated in favour of mma.sp::ordered_metadata since PTX 8.5 (ptxas 13 advises the replacement)', ...at(ctx, fn, ins.index) });
+      return { functions: ctx.functions.length, findings: out };
+    },
+    join(ctx, parts: readonly Summary[]) {
+      const out: Omit<Finding, 'id' | 'severity'>[] = [];
+      for (const s of ctx.module.statements) {
+        if (s.kind === 'Target' && s.targets.includes('map_f64_to_f32')) {
+          out.push({ message: '.target option map_f64_to_f32 is deprecated: ptxas rejects it for every supported target (f64 is native)', location: ctx.locate(s.range) });
+        }
+        if (s.kind === 'Function') {
+          for (const d of s.directives) {
+            if (d.name === '.maxnctapersm') {
+              out.push({ message: '.maxnctapersm is deprecated since PTX 2.0 and rejected by ptxas 13: use .minnctapersm (with .maxntid or .reqntid)', location: ctx.locate(d.range), function: s.name });
+            }
+          }
         }
       }
-    }
-    return found(out);
+      if (parts.every((p) => p.functions === 0) && out.length === 0) return na('the module has no function bodies');
+      return found([...out, ...parts.flatMap((p) => p.findings)]);
+    },
   },
+  run: (ctx) => runWhole(F087.split!, ctx),
 };

@@ -7,33 +7,66 @@
 // among findings that agree on all of that.
 import * as crypto from 'node:crypto';
 import type { FunctionModel } from '../cfg/symbols.js';
-import type { Module, Statement } from '../parser/ast.js';
 import { lineStartsOf, textOfLine } from '../parser/ranges.js';
 import type { Finding } from './types.js';
 
-/** A module's instructions in text order: where each starts, its opcode and modifiers (what fingerprints
- *  read of them; strings are made only for the lines of findings). */
+/** Some functions' instructions in text order: where each starts and what it is (its opcode and modifiers,
+ *  `whats[kinds[i]]`: a few hundred distinct strings for a module's hundreds of thousands of instructions). */
 export interface InstructionIndex {
   readonly offsets: Int32Array;
-  readonly opcodes: readonly string[];
-  readonly modifiers: readonly (readonly string[])[];
+  readonly kinds: Int32Array;
+  readonly whats: readonly string[];
 }
 
-export function instructionIndex(module: Module): InstructionIndex {
-  const offsets: number[] = [];
-  const opcodes: string[] = [];
-  const modifiers: (readonly string[])[] = [];
-  const visit = (stmts: readonly Statement[]): void => {
-    for (const s of stmts) {
-      if (s.kind === 'Instruction') {
-        offsets.push(s.range.offset);
-        opcodes.push(s.opcode);
-        modifiers.push(s.modifiers);
-      } else if (s.kind === 'Block') visit(s.statements);
+/** The index of `functions`' instructions (functions in text order). */
+export function instructionIndex(functions: readonly FunctionModel[]): InstructionIndex {
+  let n = 0;
+  for (const fn of functions) n += fn.instructions.length;
+  const offsets = new Int32Array(n);
+  const kinds = new Int32Array(n);
+  const whats: string[] = [];
+  const kindOf = new Map<string, number>();
+  let i = 0;
+  for (const fn of functions) {
+    for (const ins of fn.instructions) {
+      const what = `${ins.node.opcode}${ins.node.modifiers.join('')}`;
+      let k = kindOf.get(what);
+      if (k === undefined) {
+        k = whats.length;
+        whats.push(what);
+        kindOf.set(what, k);
+      }
+      offsets[i] = ins.node.range.offset;
+      kinds[i++] = k;
     }
-  };
-  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) visit(s.body.statements);
-  return { offsets: Int32Array.from(offsets), opcodes, modifiers };
+  }
+  return { offsets, kinds, whats };
+}
+
+/** One index from the indexes of consecutive runs of functions, in text order. */
+export function joinIndexes(pieces: readonly InstructionIndex[]): InstructionIndex {
+  let n = 0;
+  for (const p of pieces) n += p.offsets.length;
+  const offsets = new Int32Array(n);
+  const kinds = new Int32Array(n);
+  const whats: string[] = [];
+  const kindOf = new Map<string, number>();
+  let i = 0;
+  for (const p of pieces) {
+    const map = p.whats.map((what) => {
+      let k = kindOf.get(what);
+      if (k === undefined) {
+        k = whats.length;
+        whats.push(what);
+        kindOf.set(what, k);
+      }
+      return k;
+    });
+    offsets.set(p.offsets, i);
+    for (let j = 0; j < p.kinds.length; j++) kinds[i + j] = map[p.kinds[j]!]!;
+    i += p.offsets.length;
+  }
+  return { offsets, kinds, whats };
 }
 
 /** The first index in [0, n) whose `at` is not below `value` (n when none); `at` ascends. */
@@ -70,7 +103,7 @@ export function instructionsOnLines(index: InstructionIndex, text: string, wante
   const { offsets } = index;
   return onLines(text, wanted, (start) => {
     const i = firstAtLeast(offsets.length, (k) => offsets[k]!, start);
-    return i === offsets.length ? undefined : { offset: offsets[i]!, what: () => `${index.opcodes[i]!}${index.modifiers[i]!.join('')}` };
+    return i === offsets.length ? undefined : { offset: offsets[i]!, what: () => index.whats[index.kinds[i]!]! };
   });
 }
 

@@ -19,7 +19,8 @@ import { releaseCompiled } from '../cfg/keep-compiled.js';
 import { mark } from '../timeline.js';
 import { parsePtx, scanFunctionBodies, type FunctionBody } from '../parser/parse.js';
 import type { FileReport, PreparedRun, RawResult, RunOptions } from './run.js';
-import { MIN_PART_THREAD_BYTES, PartResults, chunkBytesFor, checkContext, checkPart, checkWhole, partition, planChecks, runSelected, selectChecks } from './run.js';
+import { MIN_PART_THREAD_BYTES, PartResults, PartSummaries, chunkBytesFor, checkContext, checkPart, checkWhole, partition, partsOutline, planChecks, runSelected, selectChecks } from './run.js';
+import type { PartOutline, PartSummary } from './run.js';
 import type { Check, CheckContext, ResourceUsage } from './types.js';
 
 /** What a part worker is given. Functions are named by the offset of their declaration. */
@@ -29,6 +30,10 @@ export interface PartWork {
   readonly resources?: ResourceUsage;
   /** The part-by-part checks, in run order. */
   readonly checks: readonly string[];
+  /** The split checks whose summaries the main thread joins (none when it holds the whole tree). */
+  readonly split: readonly string[];
+  /** Whether to send what the report needs of each part (`PartOutline`: the main thread holds no bodies). */
+  readonly outline: boolean;
   /** Every function body of the module, in order. A worker keeps the bodies of its part's functions and
    *  of every function they call, transitively (src/part-worker.ts: `parsePart`), and leaves the others out. */
   readonly bodies: readonly FunctionBody[];
@@ -44,6 +49,10 @@ export interface PartWork {
 export interface PartMessage {
   readonly part: number;
   readonly results?: readonly (readonly [string, RawResult])[];
+  /** The split checks' summaries. */
+  readonly summaries?: readonly (readonly [string, PartSummary])[];
+  /** What the report needs of the part, when asked (`PartWork.outline`). */
+  readonly outline?: PartOutline;
   /** Why the worker could not check this part (the main thread then does). */
   readonly error?: string;
 }
@@ -172,30 +181,37 @@ function largestFirst(parts: readonly (readonly FunctionBody[])[]): number[] {
 }
 
 /** Parts, and the checks run on them and on the whole module. */
-interface Planned {
+export interface Planned {
+  /** The checks this thread runs on its tree of the whole module (the split checks, when it has one). */
   readonly whole: readonly Check[];
   readonly partwise: readonly Check[];
+  /** The split checks joined from the parts' summaries (when this thread holds only the declarations). */
+  readonly split: readonly Check[];
   readonly work: PartWork;
 }
 
 /**
  * The parts' work for the workers, cut from the function bodies as `runSelected` cuts them (`splitParts`:
  * the same parts, so the same report), and the checks that run on the whole module; undefined for a
- * module of one part.
+ * module of one part. `declarations`: this thread parses no body (the workers summarize the parts for
+ * the split checks and the report).
  */
-function plan(bodies: readonly FunctionBody[], text: string, checks: readonly Check[], chunk: number, analysisOptions: AnalysisOptions, resources?: ResourceUsage): Planned | undefined {
+function plan(bodies: readonly FunctionBody[], text: string, checks: readonly Check[], chunk: number, analysisOptions: AnalysisOptions,
+  declarations: boolean, resources?: ResourceUsage): Planned | undefined {
   const parts = partition(bodies, bodySize, chunk);
-  const { whole, partwise } = planChecks(checks, parts.length);
+  const { partwise, split } = planChecks(checks, parts.length);
   if (partwise.length === 0) return undefined;
   const work: PartWork = {
     text, analysisOptions, ...(resources !== undefined ? { resources } : {}),
     checks: partwise.map((c) => c.meta.id),
+    split: declarations ? split.map((c) => c.meta.id) : [],
+    outline: declarations,
     bodies,
     parts: parts.map((part) => part.map((b) => b.decl)),
     order: largestFirst(parts),
     next: new SharedArrayBuffer(4),
   };
-  return { whole, partwise, work };
+  return declarations ? { whole: [], partwise, split, work } : { whole: split, partwise, split: [], work };
 }
 
 /** The plan of a prepared run, from its tree. */
@@ -204,7 +220,7 @@ function planRun(run: PreparedRun): Planned | undefined {
   const bodies = ctx.analysis.model.functions.map((fn): FunctionBody => ({
     name: fn.name, decl: offsetOf(fn), open: fn.decl.body!.range.offset, close: fn.decl.body!.range.endOffset,
   }));
-  return plan(bodies, ctx.text, run.checks, run.chunk, ctx.analysis.options, ctx.resources);
+  return plan(bodies, ctx.text, run.checks, run.chunk, ctx.analysis.options, false, ctx.resources);
 }
 
 /** Parts given to the workers before the module is parsed, and their results to come. */
@@ -213,19 +229,30 @@ export interface StartedParts {
   readonly checked: Promise<(PartMessage | undefined)[]>;
 }
 
+/** The function bodies for this thread's parse to leave out (`{` offset → offset after `}`). */
+export function bodiesOf(planned: Planned): ReadonlyMap<number, number> {
+  return new Map(planned.work.bodies.map((b) => [b.open, b.close]));
+}
+
 /**
  * Gives the workers their parts before the module is parsed: the function bodies are found by a scan
  * (`scanFunctionBodies`), the checks from the options alone. Undefined when that cannot be done (the scan
  * does not take the text, a module of one part, resource usage to come from ptxas); the run then plans
- * from its tree (`runInParts`).
+ * from its tree (`runInParts`). When it can, this thread parses the module's declarations only
+ * (`StartedParts.bodies`, to leave out), and the workers summarize the parts for the rest.
  */
 export function startParts(text: string, options: RunOptions, workers: PartWorkers): StartedParts | undefined {
+  const planned = planParts(text, options);
+  return planned === undefined ? undefined : { planned, checked: workers.check(planned.work) };
+}
+
+/** The plan `startParts` gives the workers (this thread to parse the declarations only). */
+export function planParts(text: string, options: RunOptions): Planned | undefined {
   if (options.resources !== undefined) return undefined;
   const bodies = scanFunctionBodies(text);
   if (bodies === undefined) return undefined;
   const analysisOptions: AnalysisOptions = options.block !== undefined ? { block: options.block } : {};
-  const planned = plan(bodies, text, selectChecks(options).checks, options.chunkBytes ?? chunkBytesFor(text.length), analysisOptions);
-  return planned === undefined ? undefined : { planned, checked: workers.check(planned.work) };
+  return plan(bodies, text, selectChecks(options).checks, options.chunkBytes ?? chunkBytesFor(text.length), analysisOptions, true);
 }
 
 /** The whole module parsed and analyzed again, for what the workers left (a failed part, a check asked again). */
@@ -238,17 +265,19 @@ function wholeAgain(work: PartWork): { ctx: CheckContext; parts: FunctionModel[]
 
 /**
  * Runs a prepared run with its parts checked by up to `jobs` worker threads; the same report as
- * `runSelected`. The module-level checks run on this thread, on the whole tree, while the workers take
- * their parts; the tree is then let go (`release`). A part
- * whose worker failed, and a check asked again on the whole module, make this thread parse it again.
+ * `runSelected`. With parts given before the parse (`early`), the run's tree holds the module's
+ * declarations only: the split checks are joined from the workers' summaries, the report's outline made
+ * from what they sent, and a part that a worker could not check leaves the result undefined (the caller
+ * analyzes the module on one thread). Otherwise the module-level checks run on this thread, on the whole
+ * tree, while the workers take their parts; the tree is then let go (`release`), and a part whose worker
+ * failed makes this thread parse the module again. A check asked again on the whole module does too.
  * `script` is the worker's (tests give one that fails); `started`, workers started beforehand, which their
- * starter stops (`stop`) whatever happens here; `early`, the parts they were given before the module was
- * parsed (`startParts`), from the same text and options.
+ * starter stops (`stop`) whatever happens here.
  */
-export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER, started?: PartWorkers, early?: StartedParts): Promise<FileReport> {
+export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: number, script: URL = WORKER, started?: PartWorkers, early?: StartedParts): Promise<FileReport | undefined> {
   const planned = early?.planned ?? planRun(run);
   if (planned === undefined) return run.finish(runSelected(run.checks, run.ctx, run.chunk));
-  const { whole, partwise, work } = planned;
+  const { whole, work } = planned;
   let checked = early?.checked;
   // Workers started here are waited for here (a starter's are its own to stop).
   let own: PartWorkers | undefined;
@@ -260,34 +289,53 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
   checkWhole(whole, run.ctx, first);
   mark('module-level checks done');
   releaseCompiled();
-  run.release();
+  // (A tree of declarations is kept: the split checks join on it.)
+  if (!work.outline) run.release();
   mark('released');
   const messages = await checked;
   mark('parts done');
+  const report = reportOfParts(run, planned, messages, first);
+  await own?.stop();
+  return report;
+}
+
+/**
+ * The report from what the parts gave (`messages`, undefined where no worker posted) and the results of
+ * the checks run on this thread's whole tree (`first`); undefined when the run's tree holds declarations
+ * only (`PartWork.outline`) and a part was not checked.
+ */
+export function reportOfParts(run: PreparedRun, planned: Planned, messages: readonly (PartMessage | undefined)[], first: ReadonlyMap<string, RawResult> = new Map()): FileReport | undefined {
+  const { partwise, split, work } = planned;
+  if (work.outline && messages.some((m) => m?.results === undefined)) return undefined;
   let again: ReturnType<typeof wholeAgain> | undefined;
   const results = new PartResults();
+  const summaries = new PartSummaries();
   for (const [i, m] of messages.entries()) {
     let partResults: ReadonlyMap<string, RawResult>;
     if (m?.results !== undefined) partResults = new Map(m.results);
     else {
       again ??= wholeAgain(work);
-      partResults = checkPart(partwise, again.ctx, again.parts[i]!, (id) => results.wants(id));
+      partResults = checkPart(partwise, again.ctx, again.parts[i]!, (id) => results.wants(id)).results;
     }
     for (const check of partwise) {
       const r = partResults.get(check.meta.id);
       if (r !== undefined) results.add(check.meta.id, r);
     }
+    summaries.add(m?.summaries ?? []);
   }
   const askAgain = results.finish(partwise);
   for (const [id, r] of first) results.out.set(id, r);
+  if (split.length > 0) summaries.join(split, run.ctx, results.out);
   if (askAgain.length > 0) {
     mark(`checks asked again on the whole module: ${askAgain.map((c) => c.meta.id).join(' ')}`);
     again ??= wholeAgain(work);
     checkWhole(askAgain, again.ctx, results.out);
   }
   releaseCompiled();
-  const report = run.finish(results.out);
+  const outline = work.outline
+    ? partsOutline(run.ctx.module, work.text, new Set(work.bodies.map((b) => b.decl)), messages.map((m) => m!.outline!))
+    : undefined;
+  const report = run.finish(results.out, outline);
   mark('report assembled');
-  await own?.stop();
   return report;
 }

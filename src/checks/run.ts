@@ -4,14 +4,15 @@ import { AnalysisBudgetExceeded } from '../cfg/budget.js';
 import { AnalysisContext } from '../cfg/context.js';
 import { releaseCompiled } from '../cfg/keep-compiled.js';
 import type { FunctionModel } from '../cfg/symbols.js';
-import type { Module, SourceRange } from '../parser/ast.js';
+import type { Comment, Module, SourceRange } from '../parser/ast.js';
 import { CATALOG } from './catalog.js';
 import { SEEDS_PROFILE } from './catalog.js';
 import { CHECKS } from './index.js';
 import { band, DEFAULT_MIN_SCORE, exitCodeOf, scoreChecks, type Band, type Score, type Status } from './score.js';
-import { collectSuppressions } from './suppressions.js';
-import { fingerprints, instructionIndex, instructionsOnLines, instructionsOnLinesOf, type InstructionIndex } from './fingerprint.js';
-import type { Check, CheckContext, CheckId, Finding, Location, ResourceUsage, Severity } from './types.js';
+import { commentsOutside, commentsWithin } from './comments.js';
+import { collectSuppressions, isSuppression } from './suppressions.js';
+import { fingerprints, instructionIndex, instructionsOnLines, instructionsOnLinesOf, joinIndexes, type InstructionIndex } from './fingerprint.js';
+import type { Check, CheckContext, CheckId, CheckResult, Finding, Location, ResourceUsage, Severity } from './types.js';
 
 export interface RunOptions {
   readonly only?: readonly string[];
@@ -110,28 +111,45 @@ export function chunkBytesFor(textLength: number): number {
   return Math.max(MIN_CHUNK_BYTES, Math.min(CHUNK_BYTES, Math.round(textLength / PARTS_PER_MODULE)));
 }
 
-/**
- * Checks that need the whole module at once: they relate functions to each other (calls, recursion,
- * shared memory declared in one function and used in another, resources of a kernel with its callees),
- * or look at module-level statements (F008's and F087's directives: judged on every part, they were
- * reported once per part). Every other check looks at one function at a time.
- */
-const MODULE_LEVEL: ReadonlySet<string> = new Set([
-  'F001', 'F002', 'F003', 'F004', 'F005', 'F008', 'F010', 'F031', 'F032', 'F034', 'F035', 'F040', 'F064', 'F066', 'F087',
-]);
-
 /** What one check gave on a module or a part: n/a with a reason, or its findings. */
 export type RawResult = { status: 'na'; reason: string } | { status: 'ran'; findings: Omit<Finding, 'id' | 'severity'>[]; caveat?: string };
 
-function runOne(check: Check, ctx: CheckContext): RawResult {
+/** What a check that threw gives: n/a, "not analyzed" when an analysis gave up (a work budget). */
+function thrown(err: unknown): RawResult & { status: 'na' } {
+  return err instanceof AnalysisBudgetExceeded
+    ? { status: 'na', reason: `not analyzed: ${err.message}` }
+    : { status: 'na', reason: `the check failed on this input: ${err instanceof Error ? err.message : String(err)}` };
+}
+
+function runOne(check: Check, ctx: CheckContext, run: (ctx: CheckContext) => CheckResult = (c) => check.run(c)): RawResult {
   try {
-    const r = check.run(ctx);
+    const r = run(ctx);
     return r.status === 'na' ? { status: 'na', reason: r.reason } : { status: r.status, findings: [...r.findings] };
   } catch (err) {
-    return err instanceof AnalysisBudgetExceeded
-      ? { status: 'na', reason: `not analyzed: ${err.message}` }
-      : { status: 'na', reason: `the check failed on this input: ${err instanceof Error ? err.message : String(err)}` };
+    return thrown(err);
   }
+}
+
+/** A split check's summary of one part (`SplitCheck.part`), or what it gave when it threw. */
+export type PartSummary = { readonly ok: unknown } | { readonly failed: RawResult & { status: 'na' } };
+
+function summarize(check: Check, ctx: CheckContext): PartSummary {
+  try {
+    return { ok: check.split!.part(ctx) };
+  } catch (err) {
+    return { failed: thrown(err) };
+  }
+}
+
+/** A split check's result from its parts' summaries (in module order): what the first failed part gave
+ *  (as a throw on the whole module would), else the join's. */
+export function joinSplit(check: Check, ctx: CheckContext, parts: readonly PartSummary[]): RawResult {
+  const summaries: unknown[] = [];
+  for (const p of parts) {
+    if ('failed' in p) return p.failed;
+    summaries.push(p.ok);
+  }
+  return runOne(check, ctx, (c) => check.split!.join(c, summaries));
 }
 
 /** Items split into parts of about `chunk` in `size`, in order: a part ends once it reaches `chunk`. */
@@ -156,11 +174,12 @@ export function splitParts(functions: readonly FunctionModel[], chunk: number): 
   return partition(functions, bodyBytes, chunk);
 }
 
-/** Which checks run on the whole module and which part by part. */
-export function planChecks(checks: readonly Check[], parts: number): { whole: readonly Check[]; partwise: readonly Check[] } {
+/** Which checks run on the whole module (all of them, for a module of one part), which part by part, and
+ *  which are split (module-level checks on a module of several parts: a summary per part, then a join). */
+export function planChecks(checks: readonly Check[], parts: number): { whole: readonly Check[]; partwise: readonly Check[]; split: readonly Check[] } {
   return parts <= 1
-    ? { whole: checks, partwise: [] }
-    : { whole: checks.filter((c) => MODULE_LEVEL.has(c.meta.id)), partwise: checks.filter((c) => !MODULE_LEVEL.has(c.meta.id)) };
+    ? { whole: checks, partwise: [], split: [] }
+    : { whole: [], partwise: checks.filter((c) => c.split === undefined), split: checks.filter((c) => c.split !== undefined) };
 }
 
 const failed = (r: RawResult | undefined): boolean => r?.status === 'na' && r.reason.startsWith('the check failed');
@@ -217,14 +236,42 @@ export class PartResults {
   }
 }
 
-/** Runs the part-by-part checks on one part, in a context of its own whose facts are dropped after it. */
-export function checkPart(checks: readonly Check[], ctx: CheckContext, part: readonly FunctionModel[], wants: (id: string) => boolean = () => true): Map<string, RawResult> {
+/** What one part gave: the part-by-part checks' results, the split checks' summaries. */
+export interface PartOutcome {
+  readonly results: Map<string, RawResult>;
+  readonly summaries: Map<string, PartSummary>;
+}
+
+/** Runs the part-by-part checks, and the split checks' `part`, on one part, in a context of its own whose
+ *  facts are dropped after it. */
+export function checkPart(checks: readonly Check[], ctx: CheckContext, part: readonly FunctionModel[], wants: (id: string) => boolean = () => true,
+  split: readonly Check[] = []): PartOutcome {
   const analysis = new AnalysisContext(ctx.module, ctx.analysis.options, { model: ctx.analysis.model, functions: part });
   const partCtx: CheckContext = { ...ctx, analysis, functions: part, locate: makeLocate(analysis) };
-  const out = new Map<string, RawResult>();
-  for (const check of checks) if (wants(check.meta.id)) out.set(check.meta.id, runOne(check, partCtx));
+  const results = new Map<string, RawResult>();
+  for (const check of checks) if (wants(check.meta.id)) results.set(check.meta.id, runOne(check, partCtx));
+  const summaries = new Map<string, PartSummary>();
+  for (const check of split) summaries.set(check.meta.id, summarize(check, partCtx));
   analysis.dispose();
-  return out;
+  return { results, summaries };
+}
+
+/** The split checks' summaries, part by part. */
+export class PartSummaries {
+  private readonly byCheck = new Map<string, PartSummary[]>();
+
+  add(summaries: Iterable<readonly [string, PartSummary]>): void {
+    for (const [id, s] of summaries) {
+      const list = this.byCheck.get(id);
+      if (list === undefined) this.byCheck.set(id, [s]);
+      else list.push(s);
+    }
+  }
+
+  /** Joins each split check's summaries (`joinSplit`) into `out`. */
+  join(split: readonly Check[], ctx: CheckContext, out: Map<string, RawResult>): void {
+    for (const check of split) out.set(check.meta.id, joinSplit(check, ctx, this.byCheck.get(check.meta.id) ?? []));
+  }
 }
 
 /** Runs checks on the whole module (the module-level ones, and those asked again). */
@@ -236,17 +283,21 @@ export function checkWhole(checks: readonly Check[], ctx: CheckContext, out: Map
  * Runs the checks. A large module is checked part by part: the functions are split into parts of about
  * `chunk` bytes of function bodies, each part gets its own analysis context (facts computed for it and dropped after
  * it), and every per-function check runs on each part; the results are their union (`PartResults`). Peak
- * memory is then one part's facts, not the whole module's. The module-level checks run once on the whole
- * module.
+ * memory is then one part's facts, not the whole module's. The module-level checks are split
+ * (`SplitCheck`): a summary of each part, joined once.
  */
 export function runSelected(checks: readonly Check[], ctx: CheckContext, chunk: number): Map<string, RawResult> {
   const parts = splitParts(ctx.functions, chunk);
-  const { whole, partwise } = planChecks(checks, parts.length);
+  const { whole, partwise, split } = planChecks(checks, parts.length);
   const results = new PartResults();
-  for (const part of partwise.length > 0 ? parts : []) {
-    for (const [id, r] of checkPart(partwise, ctx, part, (id) => results.wants(id))) results.add(id, r);
+  const summaries = new PartSummaries();
+  for (const part of partwise.length + split.length > 0 ? parts : []) {
+    const outcome = checkPart(partwise, ctx, part, (id) => results.wants(id), split);
+    for (const [id, r] of outcome.results) results.add(id, r);
+    summaries.add(outcome.summaries);
   }
   const again = results.finish(partwise);
+  summaries.join(split, ctx, results.out);
   checkWhole([...whole, ...again], ctx, results.out);
   // The analyses' kept closures hold the last facts, and through them the tree.
   releaseCompiled();
@@ -258,7 +309,8 @@ export interface PreparedRun {
   readonly ctx: CheckContext;
   readonly checks: readonly Check[];
   readonly chunk: number;
-  finish(results: ReadonlyMap<string, RawResult>): FileReport;
+  /** The report; `outline`, what it needs of the module when the run's tree lacks the bodies (`partsOutline`). */
+  finish(results: ReadonlyMap<string, RawResult>, outline?: ModuleOutline): FileReport;
   /**
    * Keeps what `finish` needs of the module (its functions' names and lines, suppression comments, what
    * stands on each line) and lets go of the syntax tree and the analysis context; `ctx` is unusable after.
@@ -267,7 +319,7 @@ export interface PreparedRun {
 }
 
 /** What the report needs of a module once its checks have run. */
-interface ModuleOutline {
+export interface ModuleOutline {
   readonly suppressions: ReturnType<typeof collectSuppressions>;
   readonly functions: readonly { readonly name: string; readonly isEntry: boolean; readonly line: number }[];
   /** What stands on each of the `wanted` lines of the text (see `instructionsOnLines`). */
@@ -284,8 +336,39 @@ function outline(module: Module, text: string, analysis: AnalysisContext, eager:
   return {
     suppressions: collectSuppressions(module.comments),
     functions: analysis.functions.map((f) => ({ name: f.name, isEntry: f.isEntry, line: f.decl.range.line })),
-    lines: eager ? linesNow(instructionIndex(module), text) : linesLater(analysis.model.functions, text),
+    lines: eager ? linesNow(instructionIndex(analysis.model.functions), text) : linesLater(analysis.model.functions, text),
   };
+}
+
+/** What part threads send of their parts for the report (`partsOutline`). */
+export interface PartOutline {
+  /** The suppression comments in the part's function bodies. */
+  readonly comments: readonly Comment[];
+  /** The part's instructions. */
+  readonly index: InstructionIndex;
+}
+
+/** What a part thread sends of its part for the report: `functions` are the part's (the tree may hold more). */
+export function partOutline(module: Module, functions: readonly FunctionModel[]): PartOutline {
+  const comments = commentsWithin(module.comments, functions.map((fn) => fn.decl.body!.range)).filter(isSuppression);
+  return { comments, index: instructionIndex(functions) };
+}
+
+/**
+ * The outline of a module from a tree of its declarations (`module`, its function bodies left out) and what
+ * the part threads sent of every part (in module order); `bodies`, the declaration offsets of the functions
+ * with bodies.
+ */
+export function partsOutline(module: Module, text: string, bodies: ReadonlySet<number>, parts: readonly PartOutline[]): ModuleOutline {
+  // (The declarations' tree holds a body only where the fast parser gave way to the reference parser.)
+  const parsedBodies: SourceRange[] = [];
+  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) parsedBodies.push(s.body.range);
+  const comments = [...commentsOutside(module.comments, parsedBodies), ...parts.flatMap((p) => p.comments)].sort((x, y) => x.range.offset - y.range.offset);
+  const functions: { name: string; isEntry: boolean; line: number }[] = [];
+  for (const s of module.statements) {
+    if (s.kind === 'Function' && bodies.has(s.range.offset)) functions.push({ name: s.name, isEntry: s.isEntry, line: s.range.line });
+  }
+  return { suppressions: collectSuppressions(comments), functions, lines: linesNow(joinIndexes(parts.map((p) => p.index)), text) };
 }
 
 /** The context checks see, over every function of `analysis`. */
@@ -350,8 +433,8 @@ class Run implements PreparedRun {
     return this.current;
   }
 
-  finish(results: ReadonlyMap<string, RawResult>): FileReport {
-    const module = this.kept ?? outline(this.ctx.module, this.ctx.text, this.ctx.analysis, false);
+  finish(results: ReadonlyMap<string, RawResult>, given?: ModuleOutline): FileReport {
+    const module = given ?? this.kept ?? outline(this.ctx.module, this.ctx.text, this.ctx.analysis, false);
     return assemble(this.text, this.options, module, this.skipped, this.chosen, results);
   }
 

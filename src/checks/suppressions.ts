@@ -25,6 +25,11 @@ function parseIds(rest: string): { ids: ReadonlySet<string> | 'all'; reason?: st
   return { ids: ids.length === 0 ? 'all' : new Set(ids), ...(reason.length > 0 ? { reason } : {}) };
 }
 
+/** Whether a comment is a suppression directive (`ptx-debug-disable...`, `ptx-debug-enable`). */
+export function isSuppression(c: Comment): boolean {
+  return DIRECTIVE.test(c.text);
+}
+
 export function collectSuppressions(comments: readonly Comment[]): Suppressions {
   const regions: Region[] = [];
   const open = new Map<string, { fromLine: number; reason?: string }>();

@@ -119,6 +119,39 @@ export type CheckResult =
 export interface Check {
   readonly meta: CheckMeta;
   run(ctx: CheckContext): CheckResult;
+  /** A module-level check, split so that a module checked part by part needs no whole tree (`SplitCheck`);
+   *  its `run` is `runWhole(split, ctx)`. Checks without it look at one function at a time. */
+  readonly split?: SplitCheck<unknown>;
+}
+
+/**
+ * A check that relates functions to each other or judges module-level statements, split in two so that a
+ * large module's parts can be checked apart (in worker threads that hold one part's tree each):
+ * `part` on each part, `join` once on the summaries. On a module checked whole, `run` is
+ * `join(ctx, [part(ctx)])`, so both ways give the same result by construction.
+ */
+export interface SplitCheck<S> {
+  /**
+   * A summary of one part: its functions are `ctx.functions`; the tree holds their bodies and their callees'
+   * (transitively), and every module-level statement. It must look at no other body (in a part thread
+   * there is none), and return plain data (it is copied between threads).
+   */
+  part(ctx: CheckContext): S;
+  /**
+   * The result from every part's summary, in module order, and the module-level statements: `ctx.module`
+   * may hold no function body at all (`ctx.functions` may be empty), so it must look at none.
+   */
+  join(ctx: CheckContext, parts: readonly S[]): CheckResult;
+}
+
+/** A split check that judges module-level statements only: nothing to summarize per part. */
+export function declarationsOnly(judge: (ctx: CheckContext) => CheckResult): SplitCheck<null> {
+  return { part: () => null, join: (ctx) => judge(ctx) };
+}
+
+/** A split check's result on a module checked whole. */
+export function runWhole<S>(split: SplitCheck<S>, ctx: CheckContext): CheckResult {
+  return split.join(ctx, [split.part(ctx)]);
 }
 
 /** Helpers for check modules. */

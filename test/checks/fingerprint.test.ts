@@ -4,7 +4,7 @@
 // modifiers on every wanted line that has one, and nothing for the others.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { instructionIndex, instructionsOnLines, instructionsOnLinesOf } from '../../src/checks/fingerprint.js';
+import { instructionIndex, instructionsOnLines, instructionsOnLinesOf, joinIndexes } from '../../src/checks/fingerprint.js';
 import { buildModuleModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
 
@@ -34,7 +34,7 @@ describe('what stands on a finding\'s line', () => {
     const wanted = new Set([1, 6, 7, 9, 11, 12, 13, 15, 16, 17, 99]);
     const got = instructionsOnLinesOf(buildModuleModel(module).functions, text, wanted);
     expect(sorted(got)).toEqual([[7, 'ld.param.u64'], [9, 'mov.u32'], [11, 'bra'], [13, 'st.global.u32'], [16, 'mov.u32']]);
-    expect(sorted(instructionsOnLines(instructionIndex(module), text, wanted))).toEqual(sorted(got));
+    expect(sorted(instructionsOnLines(instructionIndex(buildModuleModel(module).functions), text, wanted))).toEqual(sorted(got));
   });
 
   it('is the same from the instruction lists and from the index on a real module, for any lines', () => {
@@ -42,8 +42,13 @@ describe('what stands on a finding\'s line', () => {
     const m = parsePtx(big).module;
     const count = big.split('\n').length;
     const wanted = new Set(Array.from({ length: count + 2 }, (_, i) => i + 1).filter((l) => l % 3 !== 1));
-    const fromTree = instructionsOnLinesOf(buildModuleModel(m).functions, big, wanted);
+    const functions = buildModuleModel(m).functions;
+    const fromTree = instructionsOnLinesOf(functions, big, wanted);
     expect(fromTree.size).toBeGreaterThan(10);
-    expect(sorted(instructionsOnLines(instructionIndex(m), big, wanted))).toEqual(sorted(fromTree));
+    expect(sorted(instructionsOnLines(instructionIndex(functions), big, wanted))).toEqual(sorted(fromTree));
+    // Joined from the indexes of parts (as part threads send them): the same.
+    expect(functions.length).toBeGreaterThan(1);
+    const pieces = functions.map((fn) => instructionIndex([fn]));
+    expect(sorted(instructionsOnLines(joinIndexes(pieces), big, wanted))).toEqual(sorted(fromTree));
   });
 });

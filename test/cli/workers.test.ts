@@ -118,15 +118,18 @@ describe.skipIf(!BUILT)('worker threads', () => {
   it('gives the workers their parts before the module is parsed, callees found by the workers, with the sequential report', async () => {
     const { parsePtx } = await load<Parse>('dist/parser/parse.js');
     const { prepareRun, runChecks } = await load<Run>('dist/checks/run.js');
-    const { PartWorkers, runInParts, startParts } = await load<Parallel>('dist/checks/parallel.js');
+    const { PartWorkers, bodiesOf, runInParts, startParts } = await load<Parallel>('dist/checks/parallel.js');
     for (const file of MODULES) {
       const text = readFileSync(file, 'utf8');
       const marker = join(DIR, `${file.replaceAll('/', '_')}.early`);
       const workers = await PartWorkers.start(2, 512, countingWorker(marker));
       const early = startParts(text, { chunkBytes: 1 }, workers);
       expect(early, file).toBeDefined();
-      // (recursion_local's functions call each other: a worker given one of them keeps its callees' bodies.)
-      const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkBytes: 1 }), 2, 512, undefined, workers, early);
+      // This thread parses the declarations alone (as `analyzeTextInParts` does); the workers summarize
+      // the parts for the module-level checks. (recursion_local's functions call each other: a worker given
+      // one of them keeps its callees' bodies.)
+      const declarations = parsePtx(text, { skipBodies: bodiesOf(early!.planned) }).module;
+      const report = await runInParts(prepareRun(declarations, text, { chunkBytes: 1 }), 2, 512, undefined, workers, early);
       await workers.stop();
       expect(data(report)).toBe(data(runChecks(parsePtx(text).module, text, { chunkBytes: 1 })));
       expect(readFileSync(marker, 'utf8')).toMatch(/^ww+$/);
@@ -180,6 +183,21 @@ describe.skipIf(!BUILT)('worker threads', () => {
     const expected = runChecks(module, text, { chunkBytes: 1 });
     const report = await runInParts(prepareRun(parsePtx(text).module, text, { chunkBytes: 1 }), 2, 512, pathToFileURL(failing));
     expect(data(report)).toBe(data(expected));
+  });
+
+  it('leaves the module to its caller when this thread holds its declarations alone and a part was not checked', async () => {
+    const { parsePtx } = await load<Parse>('dist/parser/parse.js');
+    const { prepareRun } = await load<Run>('dist/checks/run.js');
+    const { PartWorkers, bodiesOf, runInParts, startParts } = await load<Parallel>('dist/checks/parallel.js');
+    const failing = join(DIR, 'failing-early-worker.mjs');
+    writeFileSync(failing, 'throw new Error("this worker fails");\n');
+    const text = readFileSync(MODULES[0]!, 'utf8');
+    const workers = await PartWorkers.start(2, 512, pathToFileURL(failing));
+    const early = startParts(text, { chunkBytes: 1 }, workers)!;
+    const declarations = parsePtx(text, { skipBodies: bodiesOf(early.planned) }).module;
+    // (`analyzeTextInParts` then analyzes the module on its own thread.)
+    expect(await runInParts(prepareRun(declarations, text, { chunkBytes: 1 }), 2, 512, undefined, workers, early)).toBeUndefined();
+    await workers.stop();
   });
 
   it('spreads files over threads with the sequential result', async () => {
