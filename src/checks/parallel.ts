@@ -86,16 +86,17 @@ export { MIN_PART_THREAD_BYTES };
 /**
  * How many threads check the parts of a module of `textLength` characters: none below MIN_PART_THREAD_BYTES,
  * else at most `requested`, one per BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main
- * thread. Measured on CUB modules (docs/performance.md): a part thread holds its runtime and compiled code
- * (about 47 MB idle), a copy of the text, its young generation (`PART_YOUNG_GENERATION_MB`) and one part's
- * tree and facts; the main thread, which holds the whole tree while the threads check their first parts
- * (`startParts`), at most 40 × the text + 150 MB. Twelve threads peak at 2.3 GB on the 17 MB bench module,
- * 1.5 GB on the 7.2 MB one: a thread counts 80 MB + 4 × the text. 1 means no threads.
+ * thread. Measured on the CUB bench modules (docs/performance.md, session 10): the main thread holds the
+ * declarations' tree, the text and the parts' results (150 MB + about 2 × the text); a part thread its
+ * runtime and compiled code (about 33 MB), a copy of the text, its young generation
+ * (`PART_YOUNG_GENERATION_MB`) and one part's tree and facts, which grow with the part (the threads take the
+ * largest parts first): 6 to 12 threads added 85 to 110 MB each on the 17 MB module, 65 to 70 MB on the
+ * 9.5 and 7.2 MB ones. A thread counts 40 MB + 5 × the text, an upper estimate. 1 means no threads.
  */
 export function partThreads(textLength: number, requested: number, limitMb: number): number {
   if (textLength < MIN_PART_THREAD_BYTES) return 1;
   const mb = textLength / 1e6;
-  const fit = Math.floor((limitMb - (150 + 40 * mb)) / (80 + 4 * mb));
+  const fit = Math.floor((limitMb - (150 + 2 * mb)) / (40 + 5 * mb));
   return Math.max(1, Math.min(requested, Math.floor(textLength / BYTES_PER_PART_THREAD), fit));
 }
 

@@ -68,9 +68,10 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(partThreads(2_800_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 3, 4096)).toBe(3);
-    // 17 MB: the main thread 830 MB, each part thread about 150 MB.
-    expect(partThreads(17_000_000, 8, 1500)).toBe(4);
-    expect(partThreads(17_000_000, 8, 900)).toBe(1);
+    // 17 MB: the main thread 184 MB, each part thread 125 MB.
+    expect(partThreads(17_000_000, 12, 1500)).toBe(10);
+    expect(partThreads(17_000_000, 12, 900)).toBe(5);
+    expect(partThreads(17_000_000, 12, 300)).toBe(1);
   });
 
   it('runs the build\'s one-file bundles of the workers (scripts/bundle-workers.js)', async () => {
