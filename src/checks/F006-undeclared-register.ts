@@ -47,9 +47,13 @@ function checkFunction(fn: FunctionModel, module: Module, locate: (n: NameExpr, 
       function: fn.name,
     });
   }
+  const names: NameExpr[] = [];
   for (const ins of fn.instructions) {
-    const names = ins.node.operands.flatMap((e) => namesIn(e)).filter((n) => !targets.has(n));
+    // (One list for every instruction: this runs over every operand of the module.)
+    names.length = 0;
+    for (const e of ins.node.operands) namesIn(e, names);
     for (const n of names) {
+      if (targets.has(n)) continue;
       const sym = fn.resolve(n);
       const at = sym === undefined ? undefined : declarationOffset(sym, module);
       if (at !== undefined && at > n.range.offset) {

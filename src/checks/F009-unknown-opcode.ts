@@ -1,4 +1,5 @@
 // F009: an opcode, or a combination of modifiers, the ISA table does not know.
+import type { Instruction } from '../parser/ast.js';
 import { matchInstruction } from '../parser/isa/match.js';
 import { ISA_TABLE_VERSION } from '../parser/isa/opcodes/index.js';
 import { compareVersions } from '../parser/isa/targets.js';
@@ -10,6 +11,9 @@ import { found, na, pass } from './types.js';
 type Draft = Omit<Finding, 'id' | 'severity'>;
 
 const HALF_TYPES: ReadonlySet<string> = new Set(['.f16', '.bf16', '.f16x2', '.bf16x2']);
+
+/** An instruction's opcode and modifiers as written (spelled only for a finding: F009 looks at every instruction). */
+const spelled = (node: Instruction): string => `${node.opcode}${node.modifiers.join('')}`;
 
 export const F009: Check = {
   meta: {
@@ -40,26 +44,25 @@ export const F009: Check = {
       for (const ins of fn.instructions) {
         n++;
         const node = ins.node;
-        const text = [node.opcode, ...node.modifiers].join('');
         const m = matchInstruction(node);
         let message: string | undefined;
         // ld/ldu/st/mov with a half type are F090's (the more specific check reports).
         if (m !== undefined && halfMemoryType(node) !== undefined && m.unknown.every((x) => HALF_TYPES.has(x))) continue;
-        if (m === undefined) message = `${text}: ${node.opcode} is not a PTX instruction`;
+        if (m === undefined) message = `${spelled(node)}: ${node.opcode} is not a PTX instruction`;
         else if (m.unknown.length > 0) {
           const spec = m.spec;
           const named = m.unknown.map((mod) => {
             const g = spec.modifiers.find((x) => x.values.includes(mod));
             return g === undefined ? mod : `${mod} (a second ${g.name} modifier)`;
           });
-          message = `${text}: ${named.length === 1 ? 'modifier' : 'modifiers'} ${named.join(', ')} ${named.length === 1 ? 'is' : 'are'} not valid for ${spec.opcode}`;
+          message = `${spelled(node)}: ${named.length === 1 ? 'modifier' : 'modifiers'} ${named.join(', ')} ${named.length === 1 ? 'is' : 'are'} not valid for ${spec.opcode}`;
         } else if (m.missing.length > 0) {
           const groups = m.missing.map((name) => {
             const g = m.spec.modifiers.find((x) => x.name === name)!;
             const vals = g.values.length > 6 ? `${g.values.slice(0, 6).join(' ')} ...` : g.values.join(' ');
             return `${name} (${vals})`;
           });
-          message = `${text}: ${m.spec.opcode} needs a ${groups.join(' and a ')} modifier`;
+          message = `${spelled(node)}: ${m.spec.opcode} needs a ${groups.join(' and a ')} modifier`;
         }
         if (message !== undefined) out.push({ message, location: ctx.locate(node.range, fn, ins.index), function: fn.name });
       }

@@ -158,14 +158,26 @@ interface Violation {
   readonly count: number;
 }
 
-/** The threads (that satisfy the thread-only conditions) whose thread part lies outside [lo, hi]. */
-function outside(threads: Threads, part: Float64Array, conds: readonly Constraint[], lo: number, hi: number, above: boolean): Violation | undefined {
-  const condValues = conds.map((c) => ({ v: threads.all(c.d), cmp: c.cmp }));
+/** A condition on threads and coupled counters: its threads' part for every thread (computed once per
+ *  access), the rest (the counters' part, fixed for each combination of their values). */
+interface ThreadCondition {
+  readonly threads: Float64Array;
+  readonly rest: Form;
+  readonly cmp: Constraint['cmp'];
+}
+
+function satisfied(conds: readonly ThreadCondition[], shifts: readonly number[], t: number): boolean {
+  for (let i = 0; i < conds.length; i++) if (!holds(conds[i]!.threads[t]! + shifts[i]!, conds[i]!.cmp)) return false;
+  return true;
+}
+
+/** The threads (that satisfy the conditions, their counters' parts `shifts`) whose thread part lies outside [lo, hi]. */
+function outside(threads: Threads, part: Float64Array, conds: readonly ThreadCondition[], shifts: readonly number[], lo: number, hi: number, above: boolean): Violation | undefined {
   let v: { first: number; firstValue: number; worst: number; worstAt: number; count: number } | undefined;
   for (let t = 0; t < threads.count; t++) {
     const value = part[t]!;
     if (above ? value <= hi : value >= lo) continue;
-    if (!condValues.every((c) => holds(c.v[t]!, c.cmp))) continue;
+    if (!satisfied(conds, shifts, t)) continue;
     if (v === undefined) v = { first: t, firstValue: value, worst: value, worstAt: t, count: 1 };
     else {
       v.count++;
@@ -318,6 +330,11 @@ export const F054: Check = {
         const size = v.size;
         let what: string | undefined;
         const values = new Map<number, number>();
+        const conditions: ThreadCondition[] = usable.map((c) => ({
+          threads: threads.all({ c: 0, terms: c.d.terms.filter((t) => isThread(t.sym)), mayWrap: false }),
+          rest: { c: c.d.c, terms: c.d.terms.filter((t) => !isThread(t.sym)), mayWrap: c.d.mayWrap },
+          cmp: c.cmp,
+        }));
         const visit = (k: number): void => {
           if (what !== undefined) return;
           if (k < coupledList.length) {
@@ -327,12 +344,13 @@ export const F054: Check = {
             }
             return;
           }
-          const threadConds = usable.map((c) => ({ d: substitute(c.d, values), cmp: c.cmp }));
+          // (Every counter a condition names is coupled: substituted, it leaves a constant.)
+          const shifts = conditions.map((c) => substitute(c.rest, values).c);
           const fixed = substitute({ c: rest.c, terms: rest.terms.filter((t) => coupled.has(t.sym)), mayWrap: false }, values).c;
           const at = coupledList.length > 0 ? ` with ${coupledList.map((sym) => `${af.symbols[sym]!.name} = ${values.get(sym)!}`).join(', ')}` : '';
           if (Number.isFinite(free.lo)) {
             const base = fixed + free.lo;
-            const hi = partHi + base + bytes <= size ? undefined : outside(threads, part, threadConds, 0, size - bytes - base, true);
+            const hi = partHi + base + bytes <= size ? undefined : outside(threads, part, conditions, shifts, 0, size - bytes - base, true);
             if (hi !== undefined) {
               const span = (x: number): string => `bytes ${x + base}..${x + base + bytes - 1}`;
               what = `thread ${tidText(hi.first)} reaches ${span(hi.firstValue)}${at}`
@@ -342,7 +360,7 @@ export const F054: Check = {
           }
           if (Number.isFinite(free.hi)) {
             const base = fixed + free.hi;
-            const lo = partLo + base >= 0 ? undefined : outside(threads, part, threadConds, -base, 0, false);
+            const lo = partLo + base >= 0 ? undefined : outside(threads, part, conditions, shifts, -base, 0, false);
             if (lo !== undefined) what = `thread ${tidText(lo.first)} reaches byte ${lo.firstValue + base}${at}${lo.count > 1 ? ` (${lo.count} threads in all)` : ''}`;
           }
         };

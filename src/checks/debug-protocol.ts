@@ -29,8 +29,15 @@ export function hasDebugBuffer(fn: FunctionModel): boolean {
 }
 
 const isBufferVariable = (v: VariableSymbol): boolean => !v.isParam && v.name === DEBUG_BUF;
+
 /** Whether an instruction names the module variable `debug_buf` (`mov.u64 %rd3, debug_buf`, `[debug_buf+4]`). */
-const refersToBuffer = (fn: FunctionModel, node: A.Instruction): boolean => node.operands.some((o) => namesVariable(fn, o, isBufferVariable));
+function refersToBuffer(fn: FunctionModel, node: A.Instruction): boolean {
+  for (const o of node.operands) if (namesVariable(fn, o, isBufferVariable)) return true;
+  return false;
+}
+
+/** Per function (four checks ask about every kernel). */
+const DEBUG_KERNELS = new WeakMap<FunctionModel, boolean>();
 
 /**
  * Whether a kernel writes the protocol's buffer: a `debug_buf` parameter (as `ptx-debug instrument` writes the
@@ -38,7 +45,12 @@ const refersToBuffer = (fn: FunctionModel, node: A.Instruction): boolean => node
  * parameters `<kernel>_param_N`, but keeps a `__device__` variable's name).
  */
 export function isDebugKernel(fn: FunctionModel): boolean {
-  return hasDebugBuffer(fn) || (fn.isEntry && fn.instructions.some((i) => refersToBuffer(fn, i.node)));
+  let known = DEBUG_KERNELS.get(fn);
+  if (known === undefined) {
+    known = hasDebugBuffer(fn) || (fn.isEntry && fn.instructions.some((i) => refersToBuffer(fn, i.node)));
+    DEBUG_KERNELS.set(fn, known);
+  }
+  return known;
 }
 
 export interface DebugWrite {

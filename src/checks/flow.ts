@@ -52,7 +52,10 @@ export function namesVariable(fn: FunctionModel, e: A.Expression, test: (v: Vari
     }
     case 'Unary': case 'Cast': return namesVariable(fn, e.arg, test);
     case 'Binary': return namesVariable(fn, e.left, test) || namesVariable(fn, e.right, test);
-    case 'Vector': case 'Address': case 'List': return e.elements.some((x) => namesVariable(fn, x, test));
+    case 'Vector': case 'Address': case 'List':
+      // (A loop, not `some` with a closure: called for every operand of every instruction.)
+      for (const x of e.elements) if (namesVariable(fn, x, test)) return true;
+      return false;
     default: return false;
   }
 }

@@ -60,24 +60,25 @@ function adjust(match: InstructionMatch, spec: OperandSpec, expected: string | u
 
 /** Lays operands (of shapes `shapes`) on a form (optional positions may be skipped); undefined when they do not fit. */
 function align(ops: readonly A.Expression[], shapes: readonly Shape[], form: readonly OperandSpec[], match: InstructionMatch): OperandSpec[] | undefined {
-  const hint = match.groups.has('hint');
   const out: OperandSpec[] = [];
-  const go = (i: number, j: number): boolean => {
-    if (i === ops.length) {
-      for (let k = j; k < form.length; k++) if (form[k]!.optional !== true) return false;
-      return true;
-    }
-    if (j === form.length) return false;
-    const s = form[j]!;
-    // A cache-policy operand comes only with `.L2::cache_hint`.
-    if ((s.name !== 'cache-policy' || hint) && fitsShape(ops[i]!, shapes[i]!, s)) {
-      out.push(s);
-      if (go(i + 1, j + 1)) return true;
-      out.pop();
-    }
-    return s.optional === true && go(i, j + 1);
-  };
-  return go(0, 0) ? out : undefined;
+  return layFrom(ops, shapes, form, match.groups.has('hint'), out, 0, 0) ? out : undefined;
+}
+
+/** `align` from operand `i` and form position `j` (a function, not a closure made per instruction and form). */
+function layFrom(ops: readonly A.Expression[], shapes: readonly Shape[], form: readonly OperandSpec[], hint: boolean, out: OperandSpec[], i: number, j: number): boolean {
+  if (i === ops.length) {
+    for (let k = j; k < form.length; k++) if (form[k]!.optional !== true) return false;
+    return true;
+  }
+  if (j === form.length) return false;
+  const s = form[j]!;
+  // A cache-policy operand comes only with `.L2::cache_hint`.
+  if ((s.name !== 'cache-policy' || hint) && fitsShape(ops[i]!, shapes[i]!, s)) {
+    out.push(s);
+    if (layFrom(ops, shapes, form, hint, out, i + 1, j + 1)) return true;
+    out.pop();
+  }
+  return s.optional === true && layFrom(ops, shapes, form, hint, out, i, j + 1);
 }
 
 /** How many type groups a form refers to, or -1 when one of them is not among `chosen`. */
@@ -122,13 +123,12 @@ function typeInstruction(fn: FunctionModel, ins: FlatInstruction): TypedInstruct
   const specs = match.unknown.length === 0 && match.missing.length === 0 ? chooseForm(ins.node, match, fn) : undefined;
   const writes = writesFirstOperand(ins.node.opcode, ins.node.modifiers);
   const slots: Slot[] = [];
-  if (specs !== undefined) {
-    specs.forEach((spec, position) => {
-      const expected = adjust(match, spec, resolveType(spec, match));
-      const expr = ins.node.operands[position]!;
-      const dest = position === 0 && writes;
-      slots.push(expected === undefined ? { spec, position, expr, dest } : { spec, position, expr, expected, dest });
-    });
+  for (let position = 0; position < (specs?.length ?? 0); position++) {
+    const spec = specs![position]!;
+    const expected = adjust(match, spec, resolveType(spec, match));
+    const expr = ins.node.operands[position]!;
+    const dest = position === 0 && writes;
+    slots.push(expected === undefined ? { spec, position, expr, dest } : { spec, position, expr, expected, dest });
   }
   return { fn, ins, match, slots };
 }

@@ -3,16 +3,20 @@
 // declared (ptxas resolves names in file order).
 import type { Expression, Instruction, Module, NameExpr } from '../parser/ast.js';
 
+type Target = { name: NameExpr; want: 'label' | 'function' | 'prototype' };
+/** (Shared: asked of every instruction, most have none.) */
+const NO_TARGETS: readonly Target[] = [];
+const isName = (e: Expression | undefined): e is NameExpr => e !== undefined && e.kind === 'Name';
+
 /** The operands of a branch or call that name a target, and what each must be. */
-export function targetOperands(ins: Instruction): { name: NameExpr; want: 'label' | 'function' | 'prototype' }[] {
+export function targetOperands(ins: Instruction): readonly Target[] {
   const ops = ins.operands;
-  const isName = (e: Expression | undefined): e is NameExpr => e !== undefined && e.kind === 'Name';
-  if (ins.opcode === 'bra') return isName(ops[0]) ? [{ name: ops[0], want: 'label' }] : [];
-  if (ins.opcode === 'brx' && ins.modifiers[0] === '.idx') return isName(ops[1]) ? [{ name: ops[1], want: 'label' }] : [];
-  if (ins.opcode !== 'call') return [];
+  if (ins.opcode === 'bra') return isName(ops[0]) ? [{ name: ops[0], want: 'label' }] : NO_TARGETS;
+  if (ins.opcode === 'brx' && ins.modifiers[0] === '.idx') return isName(ops[1]) ? [{ name: ops[1], want: 'label' }] : NO_TARGETS;
+  if (ins.opcode !== 'call') return NO_TARGETS;
   // call [(ret),] func [, (args)] [, proto]: the first plain name is the callee;
   // a plain name after the argument list is the prototype (or target list) label.
-  const out: { name: NameExpr; want: 'label' | 'function' | 'prototype' }[] = [];
+  const out: Target[] = [];
   const calleeAt = ops.findIndex((e) => e.kind === 'Name');
   if (calleeAt < 0) return out;
   out.push({ name: ops[calleeAt] as NameExpr, want: 'function' });

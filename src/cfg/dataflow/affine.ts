@@ -1863,25 +1863,36 @@ export function sharedWavefronts(addrs: readonly number[], bytes: number): numbe
   const perPhase = bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
   let total = 0;
   for (let p = 0; p < addrs.length; p += perPhase) {
-    const banks = new Map<number, Set<number>>();
+    // The distinct words the phase's lanes touch (sorted, in a scratch array: this runs for every shared
+    // access and lane-0 offset), then the most of them in one bank.
+    let n = 0;
     for (let l = p; l < Math.min(addrs.length, p + perPhase); l++) {
       const a = addrs[l]!;
       for (let word = Math.floor(a / 4); word <= Math.floor((a + bytes - 1) / 4); word++) {
-        const bank = mod(word, 32);
-        let set = banks.get(bank);
-        if (set === undefined) {
-          set = new Set();
-          banks.set(bank, set);
-        }
-        set.add(word);
+        if (n === words.length) words = grow(words);
+        words[n++] = word;
       }
     }
+    const sorted = words.subarray(0, n).sort();
+    bankCounts.fill(0);
     let worst = 0;
-    for (const s of banks.values()) worst = Math.max(worst, s.size);
+    for (let i = 0; i < n; i++) {
+      if (i > 0 && sorted[i] === sorted[i - 1]) continue;
+      const bank = mod(sorted[i]!, 32);
+      worst = Math.max(worst, ++bankCounts[bank]!);
+    }
     total += worst;
   }
   return total;
 }
+
+let words: Float64Array = new Float64Array(256);
+const bankCounts = new Int32Array(32);
+const grow = (a: Float64Array): Float64Array => {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
+};
 
 /** Wavefronts the access's width requires: max(1, 32·bytes / 128). */
 export function requiredWavefronts(bytes: number): number {
