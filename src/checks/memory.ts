@@ -279,7 +279,9 @@ export function touchesMemory(ins: FlatInstruction): boolean {
   const n = ins.node;
   if (MEMORY_OPCODES.has(n.opcode)) return true;
   if (n.opcode === 'cp' && n.modifiers.some((m) => m.startsWith('.wait'))) return true;
-  return n.operands.some((o) => o.kind === 'Address');
+  // (A loop: asked of every instruction by several checks.)
+  for (const o of n.operands) if (o.kind === 'Address') return true;
+  return false;
 }
 
 /** A barrier that every thread of the CTA waits at: `bar.sync`/`barrier.sync` (`.cta`, `.aligned`) with no

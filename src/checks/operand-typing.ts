@@ -83,14 +83,18 @@ function layFrom(ops: readonly A.Expression[], shapes: readonly Shape[], form: r
 
 /** How many type groups a form refers to, or -1 when one of them is not among `chosen`. */
 function chosenGroups(form: readonly OperandSpec[], chosen: ReadonlyMap<string, string>): number {
-  const seen: string[] = [];
-  for (const s of form) {
-    const t = s.type;
-    if (t === undefined || t.startsWith('.') || seen.includes(t)) continue;
+  let groups = 0;
+  for (let i = 0; i < form.length; i++) {
+    const t = form[i]!.type;
+    if (t === undefined || t.startsWith('.')) continue;
+    // (Counted at its first position, without a list: forms have a handful of operands.)
+    let first = true;
+    for (let j = 0; j < i && first; j++) if (form[j]!.type === t) first = false;
+    if (!first) continue;
     if (!chosen.has(t)) return -1;
-    seen.push(t);
+    groups++;
   }
-  return seen.length;
+  return groups;
 }
 
 /**

@@ -37,14 +37,23 @@ interface Fact { readonly value: boolean; readonly deps: readonly number[]; read
 const INT_NEG: Readonly<Record<string, string>> = { eq: 'ne', lt: 'ge', le: 'gt', lo: 'hs', ls: 'hi' };
 const FLOAT_NEG: Readonly<Record<string, string>> = { eq: 'neu', ne: 'equ', lt: 'geu', le: 'gtu', gt: 'leu', ge: 'ltu', num: 'nan' };
 
-function canonical(cmp: string, type: string): { cmp: string; negated: boolean } {
-  const table = type.startsWith('.f') ? FLOAT_NEG : INT_NEG;
-  for (const [a, b] of Object.entries(table)) {
-    if (cmp === a) return { cmp: a, negated: false };
-    if (cmp === b) return { cmp: a, negated: true };
-  }
-  return { cmp, negated: false };
+/** Each comparison's canonical form (a table's key) and whether it is that form's negation. */
+function canonicalForms(table: Readonly<Record<string, string>>): ReadonlyMap<string, { cmp: string; negated: boolean }> {
+  const out = new Map<string, { cmp: string; negated: boolean }>();
+  // (Entries in table order: a comparison that is a key stays itself.)
+  for (const [a, b] of Object.entries(table)) if (!out.has(b)) out.set(b, { cmp: a, negated: true });
+  for (const a of Object.keys(table)) out.set(a, { cmp: a, negated: false });
+  return out;
 }
+const INT_CANONICAL = canonicalForms(INT_NEG);
+const FLOAT_CANONICAL = canonicalForms(FLOAT_NEG);
+
+function canonical(cmp: string, type: string): { cmp: string; negated: boolean } {
+  return (type.startsWith('.f') ? FLOAT_CANONICAL : INT_CANONICAL).get(cmp) ?? { cmp, negated: false };
+}
+
+/** (No path state yet: shared, never written.) */
+const NO_WRITES: ReadonlyMap<number, number> = new Map();
 
 /** The per-path state of the search. */
 interface State {
@@ -72,7 +81,7 @@ class Conditions {
         const p = fn.resolveGuard(ins.node.guard);
         if (p?.kind === 'register') this.guardReads.set(p.id, (this.guardReads.get(p.id) ?? 0) + 1);
       }
-      const c = ins.node.opcode === 'setp' ? this.compute(i, new Map()) : undefined;
+      const c = ins.node.opcode === 'setp' ? this.compute(i, NO_WRITES) : undefined;
       if (c === undefined) return;
       const g = groups.get(c.op) ?? [];
       g.push({ ins: i, a: c.a, b: c.b });
@@ -119,7 +128,7 @@ class Conditions {
       const from = src?.kind === 'Name' ? this.fn.resolve(src) : undefined;
       if (node.opcode === 'mov' && node.guard === undefined && node.operands.length === 2 && src !== undefined
         && (from?.kind !== 'register' || this.rd.reaching(used[0]!, from).length === 1)) {
-        const k = this.operand(used[0]!, src, new Map(), deps, depth - 1);
+        const k = this.operand(used[0]!, src, NO_WRITES, deps, depth - 1);
         if (k !== undefined) return { key: k.key, shape: defs.length > 1 ? '*' : k.shape };
       }
     }
@@ -154,7 +163,7 @@ class Conditions {
     if (c === undefined) {
       const defs = this.rd.reaching(ins, p.id);
       if (defs.length === 0) return undefined;
-      c = defs.length === 1 && defs[0] !== ENTRY ? this.compare(defs[0]!, new Map()) : undefined;
+      c = defs.length === 1 && defs[0] !== ENTRY ? this.compare(defs[0]!, NO_WRITES) : undefined;
       if (c === undefined && (this.guardReads.get(p.id) ?? 0) < 2) return undefined;
       c ??= { key: `p${p.id}@${defs.join(',')}`, negated: false, deps: defs.filter((d) => d !== ENTRY), reg: p.id };
     }
@@ -180,8 +189,9 @@ function assume(facts: Facts, c: Condition, value: boolean): Map<string, Fact> {
 /** Facts that survive executing instruction `ins` (those not depending on it). */
 function forget(facts: Facts, ins: number): Facts {
   let out: Map<string, Fact> | undefined;
-  for (const [k, f] of facts) {
-    if (f.deps.includes(ins)) (out ??= new Map(facts)).delete(k);
+  // (Keys, then get: an entries loop makes a pair per fact, and this runs for every instruction on every path.)
+  for (const k of facts.keys()) {
+    if (facts.get(k)!.deps.includes(ins)) (out ??= new Map(facts)).delete(k);
   }
   return out ?? facts;
 }
@@ -200,7 +210,7 @@ function textOf<K, V>(texts: WeakMap<ReadonlyMap<K, V>, string>, m: ReadonlyMap<
   let t = texts.get(m);
   if (t === undefined) {
     const parts: string[] = [];
-    for (const [k, v] of m) parts.push(entry(k, v));
+    for (const k of m.keys()) parts.push(entry(k, m.get(k)!));
     t = parts.sort().join(sep);
     texts.set(m, t);
   }
@@ -261,8 +271,7 @@ export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use:
     let dead = false;
     for (let i = b.start; i < b.end && !dead; i++) {
       const node = fn.instructions[i]!.node;
-      const here: State = { block: state.block, facts, last, preds };
-      const guard = node.guard === undefined ? undefined : conds.of(i, node.guard, here);
+      const guard = node.guard === undefined ? undefined : conds.of(i, node.guard, { block: state.block, facts, last, preds });
       const runs = node.guard === undefined ? true : guard === undefined ? undefined : truth(facts, guard);
       if (i === use && runs !== false) return true;
       if (runs === false) continue;
@@ -273,7 +282,7 @@ export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use:
       }
       if (t.defStart[i + 1]! === t.defStart[i]!) continue;
       facts = forget(facts, i);
-      for (const [p, c] of preds) if (c.deps.includes(i)) preds.delete(p);
+      for (const p of preds.keys()) if (preds.get(p)!.deps.includes(i)) preds.delete(p);
       for (let s = t.defStart[i]!; s < t.defStart[i + 1]!; s++) {
         const x = t.defReg[s]!;
         if (conds.watched.has(x)) {
@@ -316,7 +325,10 @@ function alive<T>(m: ReadonlyMap<number, T>, block: number, live: Liveness): Rea
 /** The facts still worth keeping at the start of `block`: those about a predicate only by identity need it live. */
 function aliveFacts(facts: Facts, block: number, live: Liveness): Facts {
   let out: Map<string, Fact> | undefined;
-  for (const [k, f] of facts) if (f.reg !== undefined && !live.isLiveIn(block, f.reg)) (out ??= new Map(facts)).delete(k);
+  for (const k of facts.keys()) {
+    const f = facts.get(k)!;
+    if (f.reg !== undefined && !live.isLiveIn(block, f.reg)) (out ??= new Map(facts)).delete(k);
+  }
   return out ?? facts;
 }
 

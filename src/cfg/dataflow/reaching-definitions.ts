@@ -331,7 +331,7 @@ export interface ReachingDefinitions {
   /** Whether definition `d` reaches the start of `block` (simple registers: undefined; ask liveness). */
   reachesBlockStart(d: number, block: number): boolean | undefined;
   /** Instructions whose definitions of `reg` reach its read at `ins` (ENTRY for the entry value), ascending. */
-  reaching(ins: number, reg: number | RegisterSymbol): number[];
+  reaching(ins: number, reg: number | RegisterSymbol): readonly number[];
   /** Instructions reading the value `ins` writes into `reg`, ascending. */
   usesOf(ins: number, reg: number | RegisterSymbol): number[];
   /** Instructions writing `reg` (ENTRY first, for its entry value). */
@@ -339,6 +339,7 @@ export interface ReachingDefinitions {
 }
 
 const regId = (r: number | RegisterSymbol): number => (typeof r === 'number' ? r : r.id);
+const NONE: readonly number[] = [];
 
 /** Sorts numbers ascending in place: the short lists of `reaching`/`usesOf` (mostly one or two, already in
  *  order) by insertion, without the builtin sort's copy; long ones by the builtin. */
@@ -557,6 +558,7 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
     for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) duUse[fill[rdDef[k]!]!++] = s;
   }
 
+  const reachingOf: (readonly number[] | undefined)[] = [];
   return {
     fn, table: t, definitionCount: D, regBase, defIns, defRegOf, defIdOfSlot, rdStart, rdDef, duStart, duUse,
     simple, bitOfDef,
@@ -570,10 +572,16 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
     },
     reaching(ins, reg) {
       const s = t.useSlot(ins, regId(reg));
-      if (s === -1) return [];
-      const out: number[] = [];
-      for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) out.push(defIns[rdDef[k]!]!);
-      return sortAscending(out);
+      if (s === -1) return NONE;
+      // (Made once per use: the checks ask about the same reads again and again.)
+      let out = reachingOf[s];
+      if (out === undefined) {
+        const list: number[] = [];
+        for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) list.push(defIns[rdDef[k]!]!);
+        out = sortAscending(list);
+        reachingOf[s] = out;
+      }
+      return out;
     },
     usesOf(ins, reg) {
       const s = t.defSlot(ins, regId(reg));
