@@ -181,14 +181,15 @@ export const F071: Check = {
             const reg = fn.registers[r]!;
             if (reg.isParam) continue;
             const entry = rd.regBase[r]!;
+            // (The definitions listed only for a read the entry value reaches: this runs for every read.)
             let undefinedReaches = false;
+            for (let k = rd.rdStart[s]!; k < rd.rdStart[s + 1]! && !undefinedReaches; k++) undefinedReaches = rd.rdDef[k]! === entry;
+            if (!undefinedReaches) continue;
             const defs: number[] = [];
             for (let k = rd.rdStart[s]!; k < rd.rdStart[s + 1]!; k++) {
               const d = rd.rdDef[k]!;
-              if (d === entry) undefinedReaches = true;
-              else defs.push(rd.defIns[d]!);
+              if (d !== entry) defs.push(rd.defIns[d]!);
             }
-            if (!undefinedReaches) continue;
             if (defs.length === 0 && rd.regBase[r + 1]! - entry === 1) {
               let pads = padding.get(r);
               if (pads === undefined) { pads = onlyPadsVectors(fn, reg); padding.set(r, pads); }
