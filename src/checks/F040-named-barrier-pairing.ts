@@ -27,7 +27,8 @@ export const F040: Check = {
     rationale: 'A producer–consumer pair on a named barrier works only when the consumers wait on the id the producers arrive at, with the same '
       + 'expected thread count; otherwise the arrivals are lost (the consumers read early) or the barrier never completes.',
     remedy: 'Give the arriving and the waiting side the same barrier id and the same thread count (producers + consumers).',
-    notes: 'Per kernel, with the device functions it calls (directly, transitively). Only immediate ids are paired (a register id is '
+    notes: 'Per kernel, with the device functions it calls (directly, transitively); in a module that declares no kernel, per function. '
+      + 'An arrive in a device function several kernels call is reported once, for the first. Only immediate ids are paired (a register id is '
       + 'left alone). An arrive whose id no `bar.sync`/`barrier.sync`/`bar.red`/`barrier.red` of the kernel uses fails. Counts are '
       + 'compared when both are immediates; a waiting barrier with no count counts every thread of the CTA and is compared with the '
       + 'arrive\'s count only when the block size is known.',
