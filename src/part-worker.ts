@@ -4,7 +4,7 @@
 // and posts what the part gave.
 import { parentPort } from 'node:worker_threads';
 import { CHECKS } from './checks/index.js';
-import type { PartMessage, PartWork } from './checks/parallel.js';
+import type { PartMessage, PartWork, SentWork } from './checks/parallel.js';
 import { checkOnePart } from './checks/part-check.js';
 import { mark } from './timeline.js';
 
@@ -32,7 +32,12 @@ function checkAll(work: PartWork): void {
 
 // Started before the module is parsed: the work (or null, nothing to do) comes as the first message.
 mark('thread loaded');
-parentPort?.once('message', (work: PartWork | null) => {
+/** The work as posted, with its text a string again (one copy per thread, decoded from the shared bytes). */
+function receivedWork(sent: SentWork): PartWork {
+  return { ...sent, text: Buffer.from(sent.textBytes).toString('utf8') };
+}
+
+parentPort?.once('message', (work: SentWork | null) => {
   mark('thread given work');
-  if (work !== null) checkAll(work);
+  if (work !== null) checkAll(receivedWork(work));
 });
