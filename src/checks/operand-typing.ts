@@ -9,7 +9,7 @@ import { writesFirstOperand } from '../parser/isa/effects.js';
 import { matchInstruction, type InstructionMatch } from '../parser/isa/match.js';
 import { TYPES, type TypeInfo } from '../parser/isa/type-rules.js';
 import type { OperandSpec } from '../parser/isa/types.js';
-import { fitsShape, shapeOf, type Shape } from './F007-operand-shape.js';
+import { fitsShape, shapeOf, type Shape } from './operand-shapes.js';
 
 /** One operand of an instruction, with the table's spec for its position. */
 export interface Slot {
