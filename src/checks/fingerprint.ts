@@ -18,29 +18,37 @@ export interface InstructionIndex {
   readonly whats: readonly string[];
 }
 
+/** Numbers for strings, in the order first seen. */
+class Kinds {
+  readonly whats: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  of(what: string): number {
+    let k = this.ids.get(what);
+    if (k === undefined) {
+      k = this.whats.length;
+      this.whats.push(what);
+      this.ids.set(what, k);
+    }
+    return k;
+  }
+}
+
 /** The index of `functions`' instructions (functions in text order). */
 export function instructionIndex(functions: readonly FunctionModel[]): InstructionIndex {
   let n = 0;
   for (const fn of functions) n += fn.instructions.length;
   const offsets = new Int32Array(n);
   const kinds = new Int32Array(n);
-  const whats: string[] = [];
-  const kindOf = new Map<string, number>();
+  const names = new Kinds();
   let i = 0;
   for (const fn of functions) {
     for (const ins of fn.instructions) {
-      const what = `${ins.node.opcode}${ins.node.modifiers.join('')}`;
-      let k = kindOf.get(what);
-      if (k === undefined) {
-        k = whats.length;
-        whats.push(what);
-        kindOf.set(what, k);
-      }
       offsets[i] = ins.node.range.offset;
-      kinds[i++] = k;
+      kinds[i++] = names.of(`${ins.node.opcode}${ins.node.modifiers.join('')}`);
     }
   }
-  return { offsets, kinds, whats };
+  return { offsets, kinds, whats: names.whats };
 }
 
 /** One index from the indexes of consecutive runs of functions, in text order. */
@@ -49,24 +57,15 @@ export function joinIndexes(pieces: readonly InstructionIndex[]): InstructionInd
   for (const p of pieces) n += p.offsets.length;
   const offsets = new Int32Array(n);
   const kinds = new Int32Array(n);
-  const whats: string[] = [];
-  const kindOf = new Map<string, number>();
+  const names = new Kinds();
   let i = 0;
   for (const p of pieces) {
-    const map = p.whats.map((what) => {
-      let k = kindOf.get(what);
-      if (k === undefined) {
-        k = whats.length;
-        whats.push(what);
-        kindOf.set(what, k);
-      }
-      return k;
-    });
+    const map = p.whats.map((what) => names.of(what));
     offsets.set(p.offsets, i);
     for (let j = 0; j < p.kinds.length; j++) kinds[i + j] = map[p.kinds[j]!]!;
     i += p.offsets.length;
   }
-  return { offsets, kinds, whats };
+  return { offsets, kinds, whats: names.whats };
 }
 
 /** The first index in [0, n) whose `at` is not below `value` (n when none); `at` ascends. */
