@@ -19,8 +19,9 @@ import { releaseCompiled } from '../cfg/keep-compiled.js';
 import { mark } from '../timeline.js';
 import { parsePtx, scanFunctionBodies, type FunctionBody } from '../parser/parse.js';
 import type { FileReport, PreparedRun, RawResult, RunOptions } from './run.js';
-import { MIN_PART_THREAD_BYTES, PartResults, PartSummaries, chunkBytesFor, checkContext, checkPart, checkWhole, partition, partsOutline, planChecks, runSelected, selectChecks } from './run.js';
-import type { PartOutline, PartSummary } from './run.js';
+import { MIN_PART_THREAD_BYTES, PartResults, PartSummaries, chunkBytesFor, checkContext, checkPart, checkWhole, partition, planChecks, runSelected, selectChecks } from './run.js';
+import { partsOutline, type PartOutline } from './outline.js';
+import type { PartSummary } from './run.js';
 import type { Check, CheckContext, ResourceUsage } from './types.js';
 
 /** What a part worker is given. Functions are named by the offset of their declaration. */

@@ -9,7 +9,8 @@ import { releaseCompiled } from '../cfg/keep-compiled.js';
 import type { Module } from '../parser/ast.js';
 import { parsePtx } from '../parser/parse.js';
 import type { PartMessage, PartWork } from './parallel.js';
-import { checkPart, partOutline } from './run.js';
+import { partOutline } from './outline.js';
+import { checkPart } from './run.js';
 import type { Check, CheckContext } from './types.js';
 
 /**
