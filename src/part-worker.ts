@@ -34,7 +34,9 @@ function checkAll(work: PartWork): void {
 mark('thread loaded');
 /** The work as posted, with its text a string again (one copy per thread, decoded from the shared bytes). */
 function receivedWork(sent: SentWork): PartWork {
-  return { ...sent, text: Buffer.from(sent.textBytes).toString('utf8') };
+  // (The shared bytes are let go: once every thread has its string, nothing holds them.)
+  const { textBytes, ...work } = sent;
+  return { ...work, text: Buffer.from(textBytes).toString('utf8') };
 }
 
 parentPort?.once('message', (work: SentWork | null) => {

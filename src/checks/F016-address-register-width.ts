@@ -3,8 +3,8 @@
 // integer at all.
 import type * as A from '../parser/ast.js';
 import type { InstructionMatch } from '../parser/isa/match.js';
-import { addressSize, registerUse, typedInstructions } from './operand-typing.js';
-import type { Check, Finding } from './types.js';
+import { addressSize, registerUse, typedInstructions, type TypedInstruction } from './operand-typing.js';
+import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
 
 /** The register an address is based on: `[%rd1]`, `[%rd1+16]`, `[%rd1+-4]`. */
@@ -35,6 +35,14 @@ function spaceOf(match: InstructionMatch, operand: string): string | undefined |
 /** Texture and surface operands are handles, not addresses; tcgen05 addresses are tensor-memory ones (32-bit). */
 const HANDLE_SECTIONS = ['9.7.10.', '9.7.11.', '9.7.16.'];
 
+const isHandleSection = (section: string): boolean => {
+  for (const s of HANDLE_SECTIONS) if (section.startsWith(s)) return true;
+  return false;
+};
+const spelled = (t: TypedInstruction): string => `${t.ins.node.opcode}${t.ins.node.modifiers.join('')}`;
+const where = (ctx: CheckContext, t: TypedInstruction, base: A.NameExpr): Pick<Finding, 'location' | 'function'> =>
+  ({ location: ctx.locate(base.range, t.fn, t.ins.index), function: t.fn.name });
+
 export const F016: Check = {
   meta: {
     id: 'F016',
@@ -62,26 +70,24 @@ export const F016: Check = {
     const size = addressSize(ctx.module) ?? 64;
     const out: Omit<Finding, 'id' | 'severity'>[] = [];
     for (const t of typedInstructions(ctx.analysis)) {
-      if (HANDLE_SECTIONS.some((s) => t.match.spec.section.startsWith(s))) continue;
-            for (const slot of t.slots) {
+      if (isHandleSection(t.match.spec.section)) continue;
+      for (const slot of t.slots) {
         if (slot.expr.kind !== 'Address') continue;
         const base = baseName(slot.expr);
         if (base === undefined) continue;
         const use = registerUse(t.fn, base);
         if (use === undefined) continue;
-        // Located and named only when reported.
-        const where = () => ({ location: ctx.locate(base.range, t.fn, t.ins.index), function: t.fn.name });
-        const what = (): string => `${t.ins.node.opcode}${t.ins.node.modifiers.join('')}`;
+        // (Located and named only when reported: this runs for every address operand.)
         if (use.info.cls === 'float' || use.info.cls === 'pred' || use.info.cls === 'packed') {
-          out.push({ message: `${base.name} (${use.type}) is the address of ${what()}; addresses must be integer or bit registers`, ...where() });
+          out.push({ message: `${base.name} (${use.type}) is the address of ${spelled(t)}; addresses must be integer or bit registers`, ...where(ctx, t, base) });
           continue;
         }
         const space = spaceOf(t.match, slot.spec.name);
         if (space === 'unknown' || (space !== undefined && space !== '.global')) continue;
         if (size === 64 && use.info.bits < 64) {
           out.push({
-            message: `${base.name} is a ${use.info.bits}-bit register (${use.type}) used as the ${space === undefined ? 'generic' : '.global'} address of ${what()} in a 64-bit module`,
-            ...where(),
+            message: `${base.name} is a ${use.info.bits}-bit register (${use.type}) used as the ${space === undefined ? 'generic' : '.global'} address of ${spelled(t)} in a 64-bit module`,
+            ...where(ctx, t, base),
           });
         }
       }

@@ -97,6 +97,25 @@ function instructionProblems(fn: FunctionModel, ins: FlatInstruction, typed: Typ
   return out;
 }
 
+/** Whether an operand names a special register anywhere (where `instructionProblems` looks). */
+function namesSpecial(fn: FunctionModel, e: A.Expression): boolean {
+  switch (e.kind) {
+    case 'Name': return fn.resolve(e)?.kind === 'sreg';
+    case 'Unary': return namesSpecial(fn, e.arg);
+    case 'Binary': return namesSpecial(fn, e.left) || namesSpecial(fn, e.right);
+    case 'Vector': case 'Address': case 'List':
+      for (const x of e.elements) if (namesSpecial(fn, x)) return true;
+      return false;
+    case 'PredPair': return namesSpecial(fn, e.first) || namesSpecial(fn, e.second);
+    default: return false;
+  }
+}
+
+const anySpecial = (fn: FunctionModel, node: A.Instruction): boolean => {
+  for (const e of node.operands) if (namesSpecial(fn, e)) return true;
+  return false;
+};
+
 export const F020: Check = {
   meta: {
     id: 'F020',
@@ -126,6 +145,8 @@ export const F020: Check = {
     const out: Draft[] = [];
     for (const fn of ctx.functions) {
       for (const ins of fn.instructions) {
+        // (Most instructions name no special register: judged without making anything for them.)
+        if (!anySpecial(fn, ins.node)) continue;
         for (const p of instructionProblems(fn, ins, typed.get(ins))) {
           out.push({ message: p.message, location: ctx.locate(p.at, fn, ins.index), function: fn.name });
         }
