@@ -38,6 +38,7 @@ function scanComment(ctx: CheckContext, c: Comment, out: Draft[]): void {
   if (bad !== undefined) out.push({ message: `${describe(bad.code)} in a comment`, location: ctx.locate(positionIn(c.text, bad.index, c.range)) });
 }
 
+/** A string: the value's position inside the directive is not kept, so it is reported at the directive. */
 function scanString(ctx: CheckContext, text: string, range: SourceRange, what: string, out: Draft[]): void {
   const bad = firstNonAscii(text);
   if (bad !== undefined) out.push({ message: `${describe(bad.code)} in ${what}`, location: ctx.locate(range) });
