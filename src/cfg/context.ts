@@ -40,6 +40,7 @@ class Failed {
 }
 
 const CALL_GRAPHS = new WeakMap<ModuleModel, CallGraph>();
+const FUNCTIONS_BY_NAME = new WeakMap<ModuleModel, Map<string, FunctionModel>>();
 
 export class AnalysisContext {
   readonly model: ModuleModel;
@@ -62,8 +63,16 @@ export class AnalysisContext {
     return this.scope;
   }
 
+  /** The function with a body of that name (by a map made on first use: checks ask per call site and callee). */
   function(name: string): FunctionModel | undefined {
-    return this.model.functions.find((f) => f.name === name);
+    let byName = FUNCTIONS_BY_NAME.get(this.model);
+    if (byName === undefined) {
+      byName = new Map();
+      // (The first of a name, as a search in order finds it.)
+      for (const f of this.model.functions) if (!byName.has(f.name)) byName.set(f.name, f);
+      FUNCTIONS_BY_NAME.set(this.model, byName);
+    }
+    return byName.get(name);
   }
 
   /** The cached result of `analysis` on `fn`, computed on first request. */

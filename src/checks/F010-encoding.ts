@@ -1,7 +1,7 @@
 // F010: the file has a byte-order mark, or non-ASCII characters (or invalid
 // UTF-8, decoded as U+FFFD) inside comments or strings.
 import type { Comment, ModuleStatement, SourceRange, Statement } from '../parser/ast.js';
-import { commentsOutside, commentsWithin } from './comments.js';
+import { commentsOutsideBodies, commentsWithin } from './comments.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, pass, runWhole } from './types.js';
 
@@ -90,9 +90,7 @@ export const F010: Check = {
       if (ctx.module.hasBom) {
         out.push({ message: 'the file starts with a UTF-8 byte-order mark', location: { line: 1, column: 1, endLine: 1, endColumn: 1 } });
       }
-      const bodies: SourceRange[] = [];
-      for (const s of ctx.module.statements) if (s.kind === 'Function' && s.body !== null) bodies.push(s.body.range);
-      for (const c of commentsOutside(ctx.module.comments, bodies)) scanComment(ctx, c, out);
+      for (const c of commentsOutsideBodies(ctx.module)) scanComment(ctx, c, out);
       visitStatements(ctx, ctx.module.statements, false, out);
       out.sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
       return out.length === 0 ? pass() : found(out);

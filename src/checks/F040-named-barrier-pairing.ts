@@ -42,7 +42,6 @@ export const F040: Check = {
     part(ctx): Summary {
       const arrives = ctx.functions.some(hasArrive);
       const graph = ctx.analysis.callGraph();
-      const byName = new Map(ctx.analysis.model.functions.map((f) => [f.name, f] as const));
       const out: Keyed[] = [];
       const reported = new Set<string>();
       const kernels = ctx.module.statements.some((s) => s.kind === 'Function' && s.isEntry);
@@ -55,7 +54,7 @@ export const F040: Check = {
           const name = stack.pop()!;
           if (seen.has(name)) continue;
           seen.add(name);
-          const f = byName.get(name);
+          const f = ctx.analysis.function(name);
           if (f !== undefined) members.push(f);
           stack.push(...(graph.callees.get(name) ?? []));
         }

@@ -1,7 +1,7 @@
 // Which comments stand inside some function bodies and which outside every
 // body: a module checked part by part judges a body's comments with its part
 // and the others once (src/checks/types.ts: SplitCheck).
-import type { Comment, SourceRange } from '../parser/ast.js';
+import type { Comment, Module, SourceRange } from '../parser/ast.js';
 
 /** The first index of `comments` (in text order) at or after `offset`. */
 function firstFrom(comments: readonly Comment[], offset: number): number {
@@ -29,4 +29,12 @@ export function commentsOutside(comments: readonly Comment[], bodies: readonly S
   if (bodies.length === 0) return [...comments];
   const inside = new Set(commentsWithin(comments, bodies));
   return comments.filter((c) => !inside.has(c));
+}
+
+/** The comments of `module` outside every function body its tree holds (a tree of the declarations alone
+ *  holds none). */
+export function commentsOutsideBodies(module: Module): Comment[] {
+  const bodies: SourceRange[] = [];
+  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) bodies.push(s.body.range);
+  return commentsOutside(module.comments, bodies);
 }

@@ -4,8 +4,8 @@
 // holds the declarations alone, from what the part threads sent of each part.
 import type { AnalysisContext } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
-import type { Comment, Module, SourceRange } from '../parser/ast.js';
-import { commentsOutside, commentsWithin } from './comments.js';
+import type { Comment, Module } from '../parser/ast.js';
+import { commentsOutsideBodies, commentsWithin } from './comments.js';
 import { instructionIndex, instructionsOnLines, instructionsOnLinesOf, joinIndexes, type InstructionIndex } from './fingerprint.js';
 import { collectSuppressions, isSuppression } from './suppressions.js';
 
@@ -52,9 +52,7 @@ export function partOutline(module: Module, functions: readonly FunctionModel[])
  */
 export function partsOutline(module: Module, text: string, bodies: ReadonlySet<number>, parts: readonly PartOutline[]): ModuleOutline {
   // (The declarations' tree holds a body only where the fast parser gave way to the reference parser.)
-  const parsedBodies: SourceRange[] = [];
-  for (const s of module.statements) if (s.kind === 'Function' && s.body !== null) parsedBodies.push(s.body.range);
-  const comments = [...commentsOutside(module.comments, parsedBodies), ...parts.flatMap((p) => p.comments)].sort((x, y) => x.range.offset - y.range.offset);
+  const comments = [...commentsOutsideBodies(module), ...parts.flatMap((p) => p.comments)].sort((x, y) => x.range.offset - y.range.offset);
   const functions: { name: string; isEntry: boolean; line: number }[] = [];
   for (const s of module.statements) {
     if (s.kind === 'Function' && bodies.has(s.range.offset)) functions.push({ name: s.name, isEntry: s.isEntry, line: s.range.line });
