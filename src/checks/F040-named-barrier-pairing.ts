@@ -10,10 +10,13 @@ const hasArrive = (fn: FunctionModel): boolean => fn.instructions.some((i) => sy
 /** A finding with the arrive it is about (its function and instruction), reported once. */
 type Keyed = Omit<Finding, 'id' | 'severity'> & { readonly key: string };
 
-/** One part's: whether its functions arrive at a barrier, its roots' findings. */
+/** One part's: whether its functions arrive at a barrier, its roots' findings, and whether every function was a
+ *  root (its tree declares no kernel: a part thread's holds only the functions the part needs, so the module may
+ *  still have kernels elsewhere; the join then drops these findings, as the part's roots would have been none). */
 interface Summary {
   readonly arrives: boolean;
   readonly findings: readonly Keyed[];
+  readonly everyFunction: boolean;
 }
 
 export const F040: Check = {
@@ -106,14 +109,15 @@ export const F040: Check = {
           }
         }
       }
-      return { arrives, findings: out };
+      return { arrives, findings: out, everyFunction: !kernels };
     },
-    join(_ctx, parts: readonly Summary[]) {
+    join(ctx, parts: readonly Summary[]) {
       if (!parts.some((p) => p.arrives)) return na('no bar.arrive/barrier.arrive in the module');
+      const kernels = ctx.module.statements.some((s) => s.kind === 'Function' && s.isEntry);
       // An arrive in a function that kernels of several parts call: reported for the first, as on the whole module.
       const reported = new Set<string>();
       const out: Omit<Finding, 'id' | 'severity'>[] = [];
-      for (const { key, ...finding } of parts.flatMap((p) => p.findings)) {
+      for (const { key, ...finding } of parts.flatMap((p) => (kernels && p.everyFunction ? [] : p.findings))) {
         if (reported.has(key)) continue;
         reported.add(key);
         out.push(finding);

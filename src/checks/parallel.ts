@@ -17,7 +17,8 @@ import type { FunctionModel } from '../cfg/symbols.js';
 import { AnalysisContext, type AnalysisOptions } from '../cfg/context.js';
 import { releaseCompiled } from '../cfg/keep-compiled.js';
 import { mark } from '../timeline.js';
-import { parsePtx, scanFunctionBodies, type FunctionBody } from '../parser/parse.js';
+import { endPosition, parsePtx, scanFunctionBodies, type FunctionBody } from '../parser/parse.js';
+import { lineStartsOf } from '../parser/ranges.js';
 import type { FileReport, PreparedRun, RawResult, RunOptions } from './run.js';
 import { MIN_PART_THREAD_BYTES, PartResults, PartSummaries, chunkBytesFor, checkContext, checkPart, checkWhole, partition, planChecks, runSelected, selectChecks } from './run.js';
 import { partsOutline, type PartOutline } from './outline.js';
@@ -46,8 +47,13 @@ export interface PartWork {
   readonly next: SharedArrayBuffer;
 }
 
-/** A part worker's work as posted: the text in shared memory, as UTF-8 (src/part-worker.ts makes it a string again). */
-export type SentWork = PartWork & { readonly textBytes: SharedArrayBuffer };
+/** A part worker's work as posted: the text in shared memory, as UTF-8. A text all ASCII also comes with its
+ *  line starts and end (`LineStarts.table`, `endPosition`), and the worker makes strings of only the pieces each
+ *  part needs (src/checks/part-text.ts); any other text it makes a string again, whole. */
+export type SentWork = PartWork & {
+  readonly textBytes: SharedArrayBuffer;
+  readonly ascii?: { readonly lines: SharedArrayBuffer; readonly end: { readonly line: number; readonly column: number } };
+};
 
 /** What a part worker posts for each part it checked. */
 export interface PartMessage {
@@ -169,7 +175,7 @@ export class PartWorkers {
     // the 17 MB module).
     const shared = new SharedArrayBuffer(Buffer.byteLength(work.text, 'utf8'));
     Buffer.from(shared).write(work.text, 'utf8');
-    const sent: SentWork = { ...work, text: '', textBytes: shared };
+    const sent: SentWork = { ...work, text: '', textBytes: shared, ...(shared.byteLength === work.text.length ? { ascii: asciiLines(work.text) } : {}) };
     for (const [i, w] of this.workers.entries()) w.postMessage(i < work.parts.length ? sent : null);
     return Promise.race([allIn, Promise.all(this.exited)]).then(() => messages);
   }
@@ -179,6 +185,14 @@ export class PartWorkers {
     for (const w of this.workers) w.postMessage(null);
     await Promise.all(this.exited);
   }
+}
+
+/** The line starts and end of an ASCII text, for the part workers (`SentWork.ascii`). */
+function asciiLines(text: string): NonNullable<SentWork['ascii']> {
+  const table = lineStartsOf(text).table;
+  const lines = new SharedArrayBuffer(table.byteLength);
+  new Int32Array(lines).set(table);
+  return { lines, end: endPosition(text) };
 }
 
 /** Bytes of a function body: what parts are cut and ordered by. */

@@ -7,6 +7,7 @@ import { PtxParser } from './parser.js';
 import { spanTokens } from './ranges.js';
 import { fastParse } from './fast/parser.js';
 import type { PtxDiagnostic } from './diagnostics.js';
+import type { TextOrigin } from './offset-map.js';
 
 export interface ParseResult {
   /** The syntax tree. When `errors` is not empty it is partial. */
@@ -46,7 +47,8 @@ function getParser(): PtxParser {
   return parser;
 }
 
-function endPosition(text: string): { line: number; column: number } {
+/** The line and column just past the last character of `text` (the module's range ends there). */
+export function endPosition(text: string): { line: number; column: number } {
   // A part thread parses the same text once per part: the last text's answer is kept.
   if (lastEnd?.text === text) return lastEnd.end;
   let line = 1;
@@ -70,6 +72,12 @@ export interface ParseOptions {
    * functions become declarations. Taken by the fast path only; the reference parser reads every body.
    */
   readonly skipBodies?: ReadonlyMap<number, number>;
+  /**
+   * The text is pieces of a module (src/parser/offset-map.ts): the tree gets the module's offsets, lines and
+   * columns. Fast path only: text it does not take gives one error, not the reference parser's (whose
+   * positions would be the pieces').
+   */
+  readonly origin?: TextOrigin;
 }
 
 /** A function body found without parsing it: where its declaration, `{` and end are, and the function's name. */
@@ -108,8 +116,14 @@ function capErrors(errors: PtxDiagnostic[]): PtxDiagnostic[] {
  *  same tree; anything else goes to the reference parser for recovery and errors. */
 export function parsePtx(text: string, options: ParseOptions = {}): ParseResult {
   const hasBom = text.charCodeAt(0) === 0xfeff;
-  const end = endPosition(text);
-  const moduleRange = { line: 1, column: 1, offset: 0, endLine: end.line, endColumn: end.column, endOffset: text.length };
+  const { origin } = options;
+  const end = origin?.end ?? endPosition(text);
+  const moduleRange = { line: 1, column: 1, offset: 0, endLine: end.line, endColumn: end.column, endOffset: origin?.length ?? text.length };
+  if (origin !== undefined) {
+    const fast = fastParse(text, options.skipBodies, origin);
+    const module: Module = { kind: 'Module', statements: fast?.statements ?? [], comments: fast?.comments ?? [], hasBom, range: moduleRange };
+    return { module, errors: fast !== undefined ? [] : [{ line: 1, column: 1, offset: 0, length: 1, message: 'the pieces of the module did not parse' }] };
+  }
   if (options.reference !== true) {
     const fast = fastParse(text, options.skipBodies);
     if (fast !== undefined) {

@@ -39,7 +39,13 @@ export function spanNodes(a: { range: SourceRange } | undefined, b: { range: Sou
 export class LineStarts {
   private readonly starts: Int32Array;
 
-  constructor(text: string) {
+  /** The line starts of `text`, or the table itself (`table` of another: a part thread reads the main thread's
+   *  table in shared memory, src/checks/part-text.ts). */
+  constructor(text: string | Int32Array) {
+    if (typeof text !== 'string') {
+      this.starts = text;
+      return;
+    }
     const starts = [0];
     if (text.indexOf('\r') === -1) {
       // (Most text: no `\r`, and `indexOf` finds each `\n` several times faster than a loop over characters.)
@@ -55,6 +61,11 @@ export class LineStarts {
       }
     }
     this.starts = Int32Array.from(starts);
+  }
+
+  /** The offsets where the lines start, in order. */
+  get table(): Int32Array {
+    return this.starts;
   }
 
   /** The 1-based line holding `offset`. */
@@ -106,9 +117,20 @@ export function textOfLine(text: string, line: number): string {
  *  text were computed again for each part (a fifth of the part threads' time on the 17 MB bench module,
  *  profiled on the device). */
 export function compactRanges(text: string): (offset: number, endOffset: number) => SourceRange {
-  if (lastRanges?.text === text) return lastRanges.make;
+  if (lastRanges?.key === text) return lastRanges.make;
+  return rangeClass(text, () => lineStartsOf(text));
+}
+
+/** Compact ranges whose lines are read from `lines` (a part thread's parses of its pieces of the module,
+ *  src/parser/offset-map.ts: one class for every part, as above). */
+export function rangesOver(lines: LineStarts): (offset: number, endOffset: number) => SourceRange {
+  if (lastRanges?.key === lines) return lastRanges.make;
+  return rangeClass(lines, () => lines);
+}
+
+function rangeClass(key: string | LineStarts, starts: () => LineStarts): (offset: number, endOffset: number) => SourceRange {
   let table: LineStarts | undefined; // made on the first read
-  const lines = (): LineStarts => (table ??= lineStartsOf(text));
+  const lines = (): LineStarts => (table ??= starts());
   class CompactRange implements SourceRange {
     constructor(readonly offset: number, readonly endOffset: number) {}
     get line(): number { return lines().line(this.offset); }
@@ -118,11 +140,11 @@ export function compactRanges(text: string): (offset: number, endOffset: number)
     toJSON(): SourceRange { return plainRange(this); }
   }
   const make = (offset: number, endOffset: number): SourceRange => new CompactRange(offset, endOffset);
-  lastRanges = { text, make };
+  lastRanges = { key, make };
   return make;
 }
 
-let lastRanges: { readonly text: string; readonly make: (offset: number, endOffset: number) => SourceRange } | undefined;
+let lastRanges: { readonly key: string | LineStarts; readonly make: (offset: number, endOffset: number) => SourceRange } | undefined;
 
 /** A range as a plain six-field object. */
 export function plainRange(r: SourceRange): SourceRange {

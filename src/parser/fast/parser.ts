@@ -12,7 +12,8 @@
 // the last token consumed (`rangeFrom`), or covers two nodes. Ranges keep their
 // two offsets only (`compactRanges`: line and column are derived when read).
 import type * as A from '../ast.js';
-import { compactRanges } from '../ranges.js';
+import type { TextOrigin } from '../offset-map.js';
+import { compactRanges, rangesOver } from '../ranges.js';
 import { Scanner, Tok, floatOf, intOf, isAnyDotted, isBinaryOperator, isModifierLike, matchingBrace, numOf, plainOf, type Entry } from './scanner.js';
 
 /** Thrown to abandon the fast path; never escapes `fastParse`. */
@@ -75,8 +76,8 @@ class FastParser extends Scanner {
    *  index, then copied out with `slice`, so every array in the tree has its
    *  exact size (an array grown by `push` reserves 17 slots at once). */
   private readonly stk: unknown[] = [];
-  /** A range of this text from two offsets. */
-  private readonly span = compactRanges(this.text);
+  /** A range from two offsets (of the original text, when the text is pieces: `at`, `atEnd`). */
+  private readonly span: (offset: number, endOffset: number) => A.SourceRange;
   /** The trie of modifier lists seen so far (see `instructionRest`). */
   private readonly modifierLists: ModifierList = { list: [], next: undefined };
   private top = 0;
@@ -85,8 +86,9 @@ class FastParser extends Scanner {
   private readonly skipBodies: ReadonlyMap<number, number> | 'all' | undefined;
   /** The bodies left out with 'all': declaration offset, offset of `{`, offset after `}`. */
   readonly skipped: [number, number, number][] = [];
-  constructor(text: string, skipBodies?: ReadonlyMap<number, number> | 'all') {
-    super(text);
+  constructor(text: string, skipBodies?: ReadonlyMap<number, number> | 'all', origin?: TextOrigin) {
+    super(text, origin);
+    this.span = origin === undefined ? compactRanges(text) : rangesOver(origin.lines);
     this.skipBodies = skipBodies;
   }
 
@@ -150,12 +152,12 @@ class FastParser extends Scanner {
 
   /** The range of the current token alone. */
   private tokRange(): A.SourceRange {
-    return this.span(this.start, this.end);
+    return this.span(this.at(this.start), this.atEnd(this.end));
   }
 
   /** From a start position to the end of the last consumed token. */
   private rangeFrom(_line: number, _column: number, offset: number): A.SourceRange {
-    return this.span(offset, this.peo);
+    return this.span(this.at(offset), this.atEnd(this.peo));
   }
 
   // ------------------------------------------------------------ module
@@ -388,7 +390,7 @@ class FastParser extends Scanner {
       if (this.skipBodies === 'all') {
         skipTo = matchingBrace(this.text, this.start);
         if (skipTo < 0) this.bail();
-        this.skipped.push([offset, this.start, skipTo]);
+        this.skipped.push([this.at(offset), this.at(this.start), this.atEnd(skipTo)]);
       } else skipTo = this.skipBodies.get(this.start);
     }
     if (skipTo !== undefined) this.skipTo(skipTo);
@@ -748,7 +750,7 @@ class FastParser extends Scanner {
             this.advance();
             return {
               kind: 'Name', name: e.str, component,
-              range: this.span(range.offset, this.peo),
+              range: this.span(range.offset, this.atEnd(this.peo)),
             };
           }
         }
@@ -853,9 +855,9 @@ export interface FastParseResult {
 
 /** Parses well-formed PTX into the reference parser's exact tree; undefined
  *  at the first lexical or syntax deviation (never throws). */
-export function fastParse(text: string, skipBodies?: ReadonlyMap<number, number> | 'all'): FastParseResult | undefined {
+export function fastParse(text: string, skipBodies?: ReadonlyMap<number, number> | 'all', origin?: TextOrigin): FastParseResult | undefined {
   try {
-    const p = new FastParser(text, skipBodies);
+    const p = new FastParser(text, skipBodies, origin);
     const statements = p.parseModule();
     return { statements, comments: p.comments, skipped: p.skipped };
   } catch {

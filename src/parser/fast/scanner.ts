@@ -14,6 +14,7 @@
 import type { Comment } from '../ast.js';
 import { DIRECTIVES, type DirectiveRole } from '../isa/directives.js';
 import { parseFloatLiteral, parseIntLiteral, type FloatLiteral, type IntLiteral } from '../literals.js';
+import type { TextOrigin } from '../offset-map.js';
 import { lineStartsOf } from '../ranges.js';
 
 /** Token kinds. Ranges of related kinds are contiguous (see the predicates below). */
@@ -171,6 +172,10 @@ export class Scanner {
 
   readonly comments: Comment[] = [];
 
+  /** Where the text's pieces came from, when it is pieces of a module (src/parser/offset-map.ts): the tree's
+   *  offsets, lines and columns are the original's. */
+  protected readonly origin: TextOrigin | undefined;
+
   // ---- the intern table (open addressing, power-of-two capacity). Each slot
   // keeps the key of its image (0: empty) beside the entry: the image's char
   // codes as base-128 digits, exact for images of up to 7 characters (all
@@ -181,8 +186,9 @@ export class Scanner {
   private mask: number;
   private count = 0;
 
-  constructor(text: string) {
+  constructor(text: string, origin?: TextOrigin) {
     this.text = text;
+    this.origin = origin;
     this.len = text.length;
     this.mask = 4095;
     this.keys = new Float64Array(4096);
@@ -261,7 +267,24 @@ export class Scanner {
     return this.ent !== null ? this.ent.str : this.text.slice(this.start, this.end);
   }
 
+  /** The offset in the original text of the character at `x` (itself when the text is not pieces). */
+  protected at(x: number): number {
+    return this.origin === undefined ? x : this.origin.map.start(x);
+  }
+
+  /** The original offset of `x` taken as an exclusive end (`OffsetMap.end`). */
+  protected atEnd(x: number): number {
+    return this.origin === undefined ? x : this.origin.map.end(x);
+  }
+
   private comment(start: number, end: number, line: number, col: number): void {
+    const o = this.origin;
+    if (o !== undefined) {
+      const from = o.map.start(start), to = o.map.end(end);
+      const l = o.lines.line(from), c = o.lines.column(from);
+      this.comments.push({ kind: 'Comment', text: this.text.slice(start, end), range: { line: l, column: c, offset: from, endLine: l, endColumn: c + (to - from), endOffset: to } });
+      return;
+    }
     this.comments.push({
       kind: 'Comment',
       text: this.text.slice(start, end),
