@@ -77,15 +77,16 @@ export function partWorkerScript(): URL {
   return WORKER;
 }
 
-/** Threads for one module's parts unless `--jobs` says otherwise (and never more than the cores). On the
- *  16-core bench host (docs/performance.md, session 6, interleaved runs): 12 threads 15% faster than 8 on the
- *  17 MB and 7.2 MB modules (10.1-11.0 s against 12.1-12.9 s; 6.0-6.1 s against 7.2-7.3 s) for 30% more
- *  memory; 16 no faster than 12. Each thread compiles the checks anew, and V8's helper threads need cores
- *  too. (Session 5, with more to compile per thread, had found 12 no faster than 8; session 8, with 48 parts
- *  per module, 14 and 16 no clearly faster, for 5 to 15% more memory.) */
-export const DEFAULT_PART_THREADS = 12;
+/** Threads for one module's parts unless `--jobs` says otherwise (and never more than the cores). Chosen for
+ *  memory as much as speed: on the 16-core bench host (docs/performance.md, session 11, every corpus module,
+ *  interleaved twice) 9 threads peak at 0.64 to 0.80 GB (under the 827 MB that issue 13 allows for the 17 MB
+ *  module), 10 at 0.69 to 0.84 GB and 12 at 0.80 to 1.0 GB; 12 threads were 2% faster than 9 over the
+ *  corpus (18.2 against 18.5 s, means of two runs on one loan), within the host's spread between runs. Each thread compiles the checks anew, and V8's helper
+ *  threads need cores too. (Sessions 6 to 8, when a thread held a copy of the module and its declarations'
+ *  tree, had found 12 threads 15% faster than 8.) */
+export const DEFAULT_PART_THREADS = 9;
 
-/** PTX per part thread. A thread costs about 100 MB and some tenths of a second to start (it loads while the
+/** PTX per part thread. A thread costs about 70 MB and some tenths of a second to start (it loads while the
  *  module is parsed), and a MB of nvcc output takes about 1.5 s of checking on one thread. Measured on the
  *  bench host (docs/performance.md, session 6): a 2.8 MB module with eight threads (one per 300 kB) in 2.1 to
  *  2.3 s against 3.2 to 3.8 s with two (one per MB), the same CPU, 885 MB against 405 MB. */
@@ -96,19 +97,22 @@ export { MIN_PART_THREAD_BYTES };
 /**
  * How many threads check the parts of a module of `textLength` characters: none below MIN_PART_THREAD_BYTES,
  * else at most `requested`, one per BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main
- * thread. Measured on the CUB bench modules (docs/performance.md, session 10): the main thread holds the
- * declarations' tree, the text and the parts' results (150 MB + about 2 × the text); a part thread its
- * runtime and compiled code (about 33 MB), a copy of the text, its young generation
- * (`PART_YOUNG_GENERATION_MB`) and one part's tree and facts, which grow with the part (the threads take the
- * largest parts first): 6 to 12 threads added 85 to 110 MB each on the 17 MB module, 65 to 70 MB on the
- * 9.5 and 7.2 MB ones. A thread counts 40 MB + 5 × the text, an upper estimate. 1 means no threads.
+ * thread. Measured on the CUB bench modules (docs/performance.md, sessions 10 and 11): the main thread holds
+ * the declarations' tree, the text (as a string and as shared bytes) and the parts' results (150 MB + about
+ * 2 × the text); a part thread its runtime and compiled code (about 27 MB once loaded), its young generation
+ * (`PART_YOUNG_GENERATION_MB`), one part's text, tree and facts, which grow with the part's largest function
+ * more than with the module: 9 threads added 68 to 69 MB each on the 17 MB and 7.2 MB modules alike. A thread
+ * counts 70 MB. 1 means no threads.
  */
 export function partThreads(textLength: number, requested: number, limitMb: number): number {
   if (textLength < MIN_PART_THREAD_BYTES) return 1;
   const mb = textLength / 1e6;
-  const fit = Math.floor((limitMb - (150 + 2 * mb)) / (40 + 5 * mb));
+  const fit = Math.floor((limitMb - (150 + 2 * mb)) / PART_THREAD_MB);
   return Math.max(1, Math.min(requested, Math.floor(textLength / BYTES_PER_PART_THREAD), fit));
 }
+
+/** What a part thread is counted as needing (`partThreads`). */
+const PART_THREAD_MB = 70;
 
 /** The young generation of a part thread (V8's default is 48 MB once grown). Measured on the bench host
  *  (docs/performance.md, session 7, interleaved twice): twelve threads on the 17 MB module peak at 2.3 GB

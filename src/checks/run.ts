@@ -93,17 +93,20 @@ export const CHUNK_BYTES = 200_000;
 export const MIN_PART_THREAD_BYTES = 1_000_000;
 
 /** Modules with part threads are cut into about PARTS_PER_MODULE parts, of at least MIN_CHUNK_BYTES of body. */
-const PARTS_PER_MODULE = 48;
+const PARTS_PER_MODULE = 144;
 const MIN_CHUNK_BYTES = 50_000;
 
 /**
  * Bytes of function bodies per part for a module of `textLength` characters (`RunOptions.chunkBytes` overrides
  * it): CHUNK_BYTES, but a module large enough for part threads gets about PARTS_PER_MODULE parts
- * (four per thread of twelve), so that the threads end together. A thread's first part takes several times
- * its later ones (it compiles the checks as it goes): on the bench host (docs/performance.md, session 8) the
- * 2.8 MB module's thirteen parts of 200 kB left nine threads ending 1.5 or 2.1 s after the start, as they
- * had checked one part or two. The text's length decides, so that a run on one thread and the part
- * threads (which cut before the module is parsed) cut the same parts.
+ * (sixteen per thread of nine), so that the threads end together and each holds one small part's facts at a
+ * time. A thread's first part takes several times its later ones (it compiles the checks as it goes): on the
+ * bench host (docs/performance.md, session 8) the 2.8 MB module's thirteen parts of 200 kB left nine threads
+ * ending 1.5 or 2.1 s after the start, as they had checked one part or two. Since a part's text no longer
+ * holds the module's declarations (session 11), small parts cost little: 144 parts against 48 peaked 10 to 50
+ * MB lower with 9 and 10 threads, in the same time or less. A function is never cut, so modules of large
+ * functions get fewer. The text's length decides, so that a run on one thread and the part threads (which
+ * cut before the module is parsed) cut the same parts.
  */
 export function chunkBytesFor(textLength: number): number {
   if (textLength < MIN_PART_THREAD_BYTES) return CHUNK_BYTES;

@@ -68,9 +68,9 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(partThreads(2_800_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 8, 4096)).toBe(8);
     expect(partThreads(17_000_000, 3, 4096)).toBe(3);
-    // 17 MB: the main thread 184 MB, each part thread 125 MB.
-    expect(partThreads(17_000_000, 12, 1500)).toBe(10);
-    expect(partThreads(17_000_000, 12, 900)).toBe(5);
+    // 17 MB: the main thread 184 MB, each part thread 70 MB.
+    expect(partThreads(17_000_000, 12, 1500)).toBe(12);
+    expect(partThreads(17_000_000, 12, 900)).toBe(10);
     expect(partThreads(17_000_000, 12, 300)).toBe(1);
   });
 
@@ -137,12 +137,13 @@ describe.skipIf(!BUILT)('worker threads', () => {
     }
   });
 
-  it('cuts a module of 1 MB or more into about 48 parts, the same on threads and on one thread', async () => {
+  it('cuts a module of 1 MB or more into about 144 parts, the same on threads and on one thread', async () => {
     const { analyzeText, analyzeTextInParts } = await load<Analyze>('dist/analyze.js');
     const { chunkBytesFor, CHUNK_BYTES, MIN_PART_THREAD_BYTES } = await load<Run>('dist/checks/run.js');
     expect(chunkBytesFor(MIN_PART_THREAD_BYTES - 1)).toBe(CHUNK_BYTES);
-    expect(chunkBytesFor(2_880_000)).toBe(60_000);
-    expect(chunkBytesFor(17_000_000)).toBe(CHUNK_BYTES);
+    expect(chunkBytesFor(2_880_000)).toBe(50_000);
+    expect(chunkBytesFor(17_000_000)).toBe(118_056);
+    expect(chunkBytesFor(40_000_000)).toBe(CHUNK_BYTES);
     expect(chunkBytesFor(MIN_PART_THREAD_BYTES)).toBe(50_000);
     // Forty kernels of 30 kB, one of which reads a register before writing it (F071) and one of which has
     // an undefined branch target (F005): part-by-part and module-level findings both come back.
