@@ -90,7 +90,7 @@ const cores = cpus().length;
 const table = [
   `Run ${new Date().toISOString().slice(0, 10)} on ${cpus()[0]?.model ?? 'unknown CPU'} (${cores} cores), Node ${process.version}; parse is the best of ${RUNS} runs, ` +
     'engine and analyze one run each. parse and engine run on one thread. analyze is the command `ptx-debug analyze FILE --falsify` run in the measuring ' +
-    `process (every check, the text report, written nowhere), as a user runs it: its worker threads check one module's parts in parallel (from 1 MB, one per 300 kB, at most 12 by default); ` +
+    `process (every check, the text report, written nowhere), as a user runs it: its worker threads check one module's parts in parallel (from 1 MB, one per 300 kB, at most 9 by default); ` +
     '`--jobs 1` is the same command on one thread (CPU counts every thread, the garbage collector\'s included, and any child process). ' +
     'RSS is the whole process tree\'s: the process\'s own peak, or the tree\'s sampled every 50 ms when larger.',
   '',
