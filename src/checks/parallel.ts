@@ -1,8 +1,8 @@
 // Checks one large module with its parts spread over worker threads
-// (src/part-worker.ts). Each worker parses the module again with the bodies of
-// the functions it does not need left out (src/parser/fast: `skipBodies`), so
-// that it holds the tree of one part and its callees, not the whole module;
-// the workers take parts from a shared counter. The parts' results are merged in
+// (src/part-worker.ts). For each part a worker parses the module without the
+// functions the part does not need (src/checks/part-text.ts), so that it holds
+// the tree of one part and its callees, not the whole module; the workers take
+// parts from a shared counter. The parts' results are merged in
 // part order exactly as a sequential run merges them (`PartResults`), so the
 // report is the same, byte for byte, whatever the number of threads.
 // The parts are cut from the function bodies' sizes, which a scan of the
@@ -36,8 +36,8 @@ export interface PartWork {
   readonly split: readonly string[];
   /** Whether to send what the report needs of each part (`PartOutline`: the main thread holds no bodies). */
   readonly outline: boolean;
-  /** Every function body of the module, in order. A worker keeps the bodies of its part's functions and
-   *  of every function they call, transitively (src/part-worker.ts: `parsePart`), and leaves the others out. */
+  /** Every function body of the module, in order. A worker keeps its part's functions, every function they
+   *  call or name, transitively (src/checks/part-check.ts: `parsePart`), and leaves the others out. */
   readonly bodies: readonly FunctionBody[];
   /** Per part: its functions. */
   readonly parts: readonly (readonly number[])[];
