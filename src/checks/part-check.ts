@@ -1,10 +1,9 @@
 // One part of a large module checked as a part thread checks it
-// (src/part-worker.ts): the module parsed again with every body but the part's
-// and its callees' left out (the callees are found here: the parts are cut
-// before the module is parsed; the text parsed is the module without those
-// bodies, src/checks/part-text.ts), the part-by-part checks and the split
-// checks' summaries run on the part's functions, and what the report needs of
-// the part.
+// (src/part-worker.ts): the module parsed again without the functions the part
+// does not need (src/checks/part-text.ts: the callees and the functions its
+// bodies name are found here, since the parts are cut before the module is
+// parsed), the part-by-part checks and the split checks' summaries run on the
+// part's functions, and what the report needs of the part.
 import { reachableFrom } from '../cfg/callgraph.js';
 import { AnalysisContext } from '../cfg/context.js';
 import { releaseCompiled } from '../cfg/keep-compiled.js';
@@ -76,8 +75,8 @@ export function checkOnePart(work: PartWork, checks: readonly Check[], split: re
   };
 }
 
-/** Checks parts of `work` until none is left to take (the shared counter `PartWork.next`: part threads, and the
- *  main thread once its own work is done, take them in `PartWork.order`), posting what each gave. */
+/** Checks parts of `work` until none is left to take (the part threads share the counter `PartWork.next` and
+ *  take the parts in `PartWork.order`), posting what each gave. */
 export function takeParts(work: PartWork, checks: readonly Check[], split: readonly Check[], source: ModuleSource, post: (m: PartMessage) => void): void {
   const next = new Int32Array(work.next);
   for (let i = Atomics.add(next, 0, 1); i < work.order.length; i = Atomics.add(next, 0, 1)) {

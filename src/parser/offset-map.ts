@@ -1,5 +1,5 @@
 // A text made of pieces of another (a part thread's text: the module without
-// the bodies it leaves out, src/checks/part-text.ts), and the way back: the
+// the functions it leaves out, src/checks/part-text.ts), and the way back: the
 // offset in the original text of each offset in the pieces. A parse of the
 // pieces (src/parser/fast: `TextOrigin`) gives its tree the original's offsets,
 // and lines and columns from the original's line starts, so the tree reads as
