@@ -4,7 +4,7 @@
 // pieces (src/parser/fast: `TextOrigin`) gives its tree the original's offsets,
 // and lines and columns from the original's line starts, so the tree reads as
 // if the whole text had been parsed.
-import type { LineStarts } from './ranges.js';
+import { lastAtMost, type LineStarts } from './ranges.js';
 
 /** Offsets of a text of pieces back to the text the pieces were cut from. */
 export class OffsetMap {
@@ -25,15 +25,8 @@ export class OffsetMap {
     const s = this.starts;
     const i = this.last;
     if (s[i]! <= x && (i + 1 === s.length || x < s[i + 1]!)) return i;
-    let lo = 0;
-    let hi = s.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (s[mid]! <= x) lo = mid;
-      else hi = mid - 1;
-    }
-    this.last = lo;
-    return lo;
+    this.last = lastAtMost(s, x);
+    return this.last;
   }
 
   /** The original offset of the character at `x`. */

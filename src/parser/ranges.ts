@@ -35,6 +35,18 @@ export function spanNodes(a: { range: SourceRange } | undefined, b: { range: Sou
   return { line: ra.line, column: ra.column, offset: ra.offset, endLine: rb.endLine, endColumn: rb.endColumn, endOffset: rb.endOffset };
 }
 
+/** The index of the last element of `sorted` (ascending, its first at most `x`) that is at most `x`. */
+export function lastAtMost(sorted: Int32Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (sorted[mid]! <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /** Where each line of a text starts (after `\n`, `\r\n` or a lone `\r`, as the lexers count lines). */
 export class LineStarts {
   private readonly starts: Int32Array;
@@ -70,15 +82,7 @@ export class LineStarts {
 
   /** The 1-based line holding `offset`. */
   line(offset: number): number {
-    const s = this.starts;
-    let lo = 0;
-    let hi = s.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (s[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
+    return lastAtMost(this.starts, offset) + 1;
   }
 
   /** The offset where 1-based `line` starts (-1 past the last line). */
