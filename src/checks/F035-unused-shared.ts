@@ -1,20 +1,9 @@
 // F035: a `.shared` variable is never referenced.
 import type { VariableSymbol } from '../cfg/symbols.js';
-import type * as A from '../parser/ast.js';
 import { functionVariablesAnalysis, isSharedVariable } from './address-facts.js';
-import { namesIn } from './operands.js';
+import { initializerNames } from './operands.js';
 import type { Check, Finding } from './types.js';
 import { found, na, runWhole } from './types.js';
-
-/** Names an initializer mentions (`generic(smem)`, `smem+4`). */
-function initializerNames(init: A.Initializer, out: Set<string>): void {
-  switch (init.kind) {
-    case 'InitList': for (const e of init.elements) initializerNames(e, out); return;
-    case 'FieldInit': initializerNames(init.value, out); return;
-    case 'Generic': out.add(init.name); return;
-    default: for (const n of namesIn(init)) out.add(n.name);
-  }
-}
 
 /** One part's: the names of module variables its functions name or initialize with, how many shared
  *  variables its functions declare, and those never referenced. */

@@ -1,7 +1,7 @@
 // Operand facts several checks share: which operands of a branch or call
 // name its target, every name in an operand, and where a function is first
 // declared (ptxas resolves names in file order).
-import type { Expression, Instruction, Module, NameExpr } from '../parser/ast.js';
+import type { Expression, Initializer, Instruction, Module, NameExpr } from '../parser/ast.js';
 
 type Target = { name: NameExpr; want: 'label' | 'function' | 'prototype' };
 /** (Shared: asked of every instruction, most have none.) */
@@ -39,6 +39,16 @@ export function namesIn(e: Expression, out: NameExpr[] = []): NameExpr[] {
     default: break;
   }
   return out;
+}
+
+/** Every name a variable's initializer mentions (`{ f, g }`, `generic(smem)`, `smem+4`), into `out`. */
+export function initializerNames(init: Initializer, out: Set<string>): void {
+  switch (init.kind) {
+    case 'InitList': for (const e of init.elements) initializerNames(e, out); return;
+    case 'FieldInit': initializerNames(init.value, out); return;
+    case 'Generic': out.add(init.name); return;
+    default: for (const n of namesIn(init)) out.add(n.name);
+  }
 }
 
 /** The offset of a function's first declaration (prototype or definition) in the module. */

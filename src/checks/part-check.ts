@@ -4,48 +4,81 @@
 // bodies name are found here, since the parts are cut before the module is
 // parsed), the part-by-part checks and the split checks' summaries run on the
 // part's functions, and what the report needs of the part.
-import { reachableFrom } from '../cfg/callgraph.js';
 import { AnalysisContext } from '../cfg/context.js';
 import { releaseCompiled } from '../cfg/keep-compiled.js';
-import type { Module } from '../parser/ast.js';
-import { parsePtx } from '../parser/parse.js';
+import type { Block, Module, ModuleStatement } from '../parser/ast.js';
+import { parsePtx, type FunctionBody } from '../parser/parse.js';
+import { initializerNames, namesIn } from './operands.js';
 import type { PartMessage, PartWork } from './parallel.js';
 import { partOutline } from './outline.js';
-import { partText, stringSource, type ModuleSource } from './part-text.js';
+import { functionsText, partText, stringSource, type ModuleSource } from './part-text.js';
 import { checkPart } from './run.js';
 import type { Check, CheckContext } from './types.js';
 import { mark } from '../timeline.js';
 
 /**
  * The module parsed with only `functions` (declaration offsets) and the functions they name, transitively (their
- * callees, and any function a body names otherwise, such as one whose address it takes): parsed with theirs
- * first, then again with the functions found, until none is missing. Also the text parsed (the module without
- * the other functions: the tree's positions are the module's).
+ * callees, and any function a body names otherwise, such as one whose address it takes): the module without
+ * the others first, then the functions its bodies name, parsed alone and added to its tree, until none is
+ * missing. Also the text first parsed (the tree's positions are the module's).
  */
 export function parsePart(work: PartWork, functions: readonly number[], source: ModuleSource = stringSource(work.text)): { module: Module; analysis: AnalysisContext; text: string } | undefined {
   const keep = new Set(functions);
-  const named = new Map<string, number[]>();
+  const named = new Map<string, FunctionBody[]>();
   for (const b of work.bodies) {
     const list = named.get(b.name);
-    if (list === undefined) named.set(b.name, [b.decl]);
-    else list.push(b.decl);
+    if (list === undefined) named.set(b.name, [b]);
+    else list.push(b);
   }
+  const first = partText(source, work.bodies, keep);
+  const parsed = parsePtx(first.text, { origin: first.origin });
+  if (parsed.errors.length > 0) return undefined;
+  let module = parsed.module;
+  let added: readonly ModuleStatement[] = module.statements;
   for (;;) {
-    const part = partText(source, work.bodies, keep);
-    const parsed = parsePtx(part.text, { origin: part.origin });
-    if (parsed.errors.length > 0) return undefined;
-    const analysis = new AnalysisContext(parsed.module, work.analysisOptions);
-    const wanted = new Set(reachableFrom(analysis.callGraph(), analysis.functions.map((fn) => fn.name)));
-    for (const fn of analysis.functions) for (const u of fn.unresolved) wanted.add(u.name.name);
-    let more = false;
-    for (const name of wanted) {
-      for (const decl of named.get(name) ?? []) {
-        if (keep.has(decl)) continue;
-        keep.add(decl);
-        more = true;
+    const used = new Set<string>();
+    for (const s of added) if (s.kind === 'Function' && s.body !== null) namesUsed(s.body, used);
+    const more: FunctionBody[] = [];
+    for (const name of used) {
+      for (const b of named.get(name) ?? []) {
+        if (keep.has(b.decl)) continue;
+        keep.add(b.decl);
+        more.push(b);
       }
     }
-    if (!more) return { module: parsed.module, analysis, text: part.text };
+    if (more.length === 0) break;
+    const extra = functionsText(source, more);
+    const p = parsePtx(extra.text, { origin: extra.origin });
+    if (p.errors.length > 0) return undefined;
+    module = { ...module, statements: inOrder(module.statements, p.module.statements), comments: inOrder(module.comments, p.module.comments) };
+    added = p.module.statements;
+  }
+  return { module, analysis: new AnalysisContext(module, work.analysisOptions), text: first.text };
+}
+
+/** Two lists of nodes in text order, merged in text order. */
+function inOrder<T extends { readonly range: { readonly offset: number } }>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (j === b.length || (i < a.length && a[i]!.range.offset <= b[j]!.range.offset)) out.push(a[i++]!);
+    else out.push(b[j++]!);
+  }
+  return out;
+}
+
+/** Every name a block's statements use (operands, initializers, `.calltargets`): the functions among them are
+ *  those a part needs besides its own. */
+function namesUsed(block: Block, out: Set<string>): void {
+  for (const s of block.statements) {
+    switch (s.kind) {
+      case 'Instruction': for (const e of s.operands) for (const n of namesIn(e)) out.add(n.name); break;
+      case 'Variable': for (const d of s.declarators) if (d.init !== undefined) initializerNames(d.init, out); break;
+      case 'CallTargets': for (const n of s.names) out.add(n); break;
+      case 'Block': namesUsed(s, out); break;
+      default: break;
+    }
   }
 }
 

@@ -47,8 +47,28 @@ export interface PartText {
 }
 
 /** The module `source` without every function in `bodies` (declaration and body) whose declaration offset `keep`
- *  lacks. Each function left out leaves one space, so that the text on either side stays apart. */
+ *  lacks. */
 export function partText(source: ModuleSource, bodies: readonly FunctionBody[], keep: ReadonlySet<number>): PartText {
+  const ranges: [number, number][] = [];
+  let cursor = 0;
+  for (const b of [...bodies].sort((x, y) => x.decl - y.decl)) {
+    if (keep.has(b.decl)) continue;
+    ranges.push([cursor, b.decl]);
+    cursor = b.close;
+  }
+  ranges.push([cursor, source.length]);
+  return piecesText(source, ranges);
+}
+
+/** The functions `bodies` of the module `source` alone (declarations and bodies), to parse and add to a part's
+ *  tree (src/checks/part-check.ts). */
+export function functionsText(source: ModuleSource, bodies: readonly FunctionBody[]): PartText {
+  return piecesText(source, [...bodies].sort((x, y) => x.decl - y.decl).map((b): [number, number] => [b.decl, b.close]));
+}
+
+/** The text of `ranges` of the module (in order, apart), one space between each two so that what stands on
+ *  either side of a gap stays apart. */
+function piecesText(source: ModuleSource, ranges: readonly (readonly [number, number])[]): PartText {
   const pieces: string[] = [];
   const starts: number[] = [];
   const from: number[] = [];
@@ -59,14 +79,10 @@ export function partText(source: ModuleSource, bodies: readonly FunctionBody[], 
     pieces.push(text);
     length += text.length;
   };
-  let cursor = 0;
-  for (const b of [...bodies].sort((x, y) => x.decl - y.decl)) {
-    if (keep.has(b.decl)) continue;
-    piece(source.slice(cursor, b.decl), cursor);
-    piece(' ', b.decl);
-    cursor = b.close;
+  for (const [i, [start, end]] of ranges.entries()) {
+    if (i > 0) piece(' ', ranges[i - 1]![1]);
+    piece(source.slice(start, end), start);
   }
-  piece(source.slice(cursor, source.length), cursor);
   const map = new OffsetMap(Int32Array.from(starts), Int32Array.from(from));
   return { text: pieces.join(''), origin: { map, lines: source.lines, length: source.length, end: source.end } };
 }
