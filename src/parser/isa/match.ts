@@ -105,14 +105,23 @@ function assign(spec: OpcodeSpec, modifiers: readonly string[]): Assignment {
  *   lists are empty exactly when the modifier combination is in the table.
  */
 export function matchInstruction(ins: Pick<Instruction, 'opcode' | 'modifiers'>): InstructionMatch | undefined {
+  // The fast parser gives instructions with the same modifiers one list: found by the list, no key is spelled.
+  let byOpcode = BY_LIST.get(ins.modifiers);
+  let hit = byOpcode?.get(ins.opcode);
+  if (hit !== undefined) return hit.match;
   let key = ins.opcode;
   for (const m of ins.modifiers) key += m;
-  let hit = CACHE.get(key);
+  hit = CACHE.get(key);
   if (hit === undefined) {
     hit = { match: matchUncached(ins) };
     if (CACHE.size >= CACHE_LIMIT) CACHE.clear();
     CACHE.set(key, hit);
   }
+  if (byOpcode === undefined) {
+    byOpcode = new Map();
+    BY_LIST.set(ins.modifiers, byOpcode);
+  }
+  byOpcode.set(ins.opcode, hit);
   // Shared between instructions of the same spelling: the match is read-only.
   return hit.match;
 }
@@ -120,6 +129,8 @@ export function matchInstruction(ins: Pick<Instruction, 'opcode' | 'modifiers'>)
 /** Matches by spelling: a module repeats few distinct opcode+modifier strings. */
 const CACHE = new Map<string, { readonly match: InstructionMatch | undefined }>();
 const CACHE_LIMIT = 20_000;
+/** The same, by modifier list (a syntax tree's lists; let go with the tree). */
+const BY_LIST = new WeakMap<readonly string[], Map<string, { readonly match: InstructionMatch | undefined }>>();
 
 function matchUncached(ins: Pick<Instruction, 'opcode' | 'modifiers'>): InstructionMatch | undefined {
   const p = parts(ins);
