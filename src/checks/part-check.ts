@@ -7,7 +7,7 @@
 import { AnalysisContext } from '../cfg/context.js';
 import { releaseCompiled } from '../cfg/keep-compiled.js';
 import type { Block, Module, ModuleStatement } from '../parser/ast.js';
-import { parsePtx, type FunctionBody } from '../parser/parse.js';
+import { parsePieces, type FunctionBody } from '../parser/parse-fast.js';
 import { initializerNames, namesIn } from './operands.js';
 import type { PartMessage, PartWork } from './parallel.js';
 import { partOutline } from './outline.js';
@@ -31,7 +31,7 @@ export function parsePart(work: PartWork, functions: readonly number[], source: 
     else list.push(b);
   }
   const first = partText(source, work.bodies, keep);
-  const parsed = parsePtx(first.text, { origin: first.origin });
+  const parsed = parsePieces(first.text, first.origin);
   if (parsed.errors.length > 0) return undefined;
   let module = parsed.module;
   let added: readonly ModuleStatement[] = module.statements;
@@ -48,7 +48,7 @@ export function parsePart(work: PartWork, functions: readonly number[], source: 
     }
     if (more.length === 0) break;
     const extra = functionsText(source, more);
-    const p = parsePtx(extra.text, { origin: extra.origin });
+    const p = parsePieces(extra.text, extra.origin);
     if (p.errors.length > 0) return undefined;
     module = { ...module, statements: inOrder(module.statements, p.module.statements), comments: inOrder(module.comments, p.module.comments) };
     added = p.module.statements;

@@ -6,7 +6,7 @@
 // module's. A thread then holds the part's text (a few hundred kB on the 17 MB
 // module), not a copy of the whole module: twelve threads held 200 MB of copies.
 import { OffsetMap, type TextOrigin } from '../parser/offset-map.js';
-import { endPosition, type FunctionBody } from '../parser/parse.js';
+import { endPosition, type FunctionBody } from '../parser/parse-fast.js';
 import { LineStarts, lineStartsOf } from '../parser/ranges.js';
 
 /** A module's text as a part thread reads it: by pieces. */

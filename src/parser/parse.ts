@@ -1,20 +1,15 @@
 // The parser facade: text in, `{ module, errors }` out, never an exception.
 import type { IToken, IParserErrorMessageProvider, TokenType } from 'chevrotain';
 import { EOF } from 'chevrotain';
-import type { Comment, Module, ModuleStatement } from './ast.js';
+import type { Comment, ModuleStatement } from './ast.js';
 import { lex } from './lexer.js';
 import { PtxParser } from './parser.js';
 import { spanTokens } from './ranges.js';
 import { fastParse } from './fast/parser.js';
 import type { PtxDiagnostic } from './diagnostics.js';
-import type { TextOrigin } from './offset-map.js';
+import { endPosition, type ParseResult } from './parse-fast.js';
 
-export interface ParseResult {
-  /** The syntax tree. When `errors` is not empty it is partial. */
-  readonly module: Module;
-  /** Every lexical and syntax error, in file order. */
-  readonly errors: readonly PtxDiagnostic[];
-}
+export { endPosition, parsePieces, scanFunctionBodies, type FunctionBody, type ParseResult } from './parse-fast.js';
 
 const EOF_TOKEN = { image: '', tokenType: EOF } as unknown as IToken;
 const show = (t: IToken): string => (t.tokenType === EOF ? 'end of file' : `'${t.image.length > 40 ? `${t.image.slice(0, 40)}...` : t.image}'`);
@@ -47,23 +42,6 @@ function getParser(): PtxParser {
   return parser;
 }
 
-/** The line and column just past the last character of `text` (the module's range ends there). */
-export function endPosition(text: string): { line: number; column: number } {
-  // A part thread parses the same text once per part: the last text's answer is kept.
-  if (lastEnd?.text === text) return lastEnd.end;
-  let line = 1;
-  let last = -1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) {
-    line++;
-    last = i;
-  }
-  const end = { line, column: text.length - last };
-  lastEnd = { text, end };
-  return end;
-}
-
-let lastEnd: { readonly text: string; readonly end: { readonly line: number; readonly column: number } } | undefined;
-
 export interface ParseOptions {
   /** Skip the fast path and always use the reference (Chevrotain) parser. */
   readonly reference?: boolean;
@@ -72,34 +50,6 @@ export interface ParseOptions {
    * functions become declarations. Taken by the fast path only; the reference parser reads every body.
    */
   readonly skipBodies?: ReadonlyMap<number, number>;
-  /**
-   * The text is pieces of a module (src/parser/offset-map.ts): the tree gets the module's offsets, lines and
-   * columns. Fast path only: text it does not take gives one error, not the reference parser's (whose
-   * positions would be the pieces').
-   */
-  readonly origin?: TextOrigin;
-}
-
-/** A function body found without parsing it: where its declaration, `{` and end are, and the function's name. */
-export interface FunctionBody {
-  readonly name: string;
-  readonly decl: number;
-  readonly open: number;
-  readonly close: number;
-}
-
-/**
- * The function bodies of a module, in order, found by parsing its declarations and matching each body's
- * braces (a tenth of a full parse's time): what the part threads need to start before the module is
- * parsed (src/checks/parallel.ts). Undefined when the fast parser does not take the text (a syntax error,
- * or a construct it leaves to the reference parser): the full parse then says what is wrong.
- */
-export function scanFunctionBodies(text: string): FunctionBody[] | undefined {
-  const fast = fastParse(text, 'all');
-  if (fast === undefined) return undefined;
-  const names = new Map<number, string>();
-  for (const s of fast.statements) if (s.kind === 'Function') names.set(s.range.offset, s.name);
-  return fast.skipped.map(([decl, open, close]) => ({ name: names.get(decl)!, decl, open, close }));
 }
 
 /** Errors reported per file: enough to fix a real file, bounded for binary garbage. */
@@ -116,14 +66,8 @@ function capErrors(errors: PtxDiagnostic[]): PtxDiagnostic[] {
  *  same tree; anything else goes to the reference parser for recovery and errors. */
 export function parsePtx(text: string, options: ParseOptions = {}): ParseResult {
   const hasBom = text.charCodeAt(0) === 0xfeff;
-  const { origin } = options;
-  const end = origin?.end ?? endPosition(text);
-  const moduleRange = { line: 1, column: 1, offset: 0, endLine: end.line, endColumn: end.column, endOffset: origin?.length ?? text.length };
-  if (origin !== undefined) {
-    const fast = fastParse(text, options.skipBodies, origin);
-    const module: Module = { kind: 'Module', statements: fast?.statements ?? [], comments: fast?.comments ?? [], hasBom, range: moduleRange };
-    return { module, errors: fast !== undefined ? [] : [{ line: 1, column: 1, offset: 0, length: 1, message: 'the pieces of the module did not parse' }] };
-  }
+  const end = endPosition(text);
+  const moduleRange = { line: 1, column: 1, offset: 0, endLine: end.line, endColumn: end.column, endOffset: text.length };
   if (options.reference !== true) {
     const fast = fastParse(text, options.skipBodies);
     if (fast !== undefined) {

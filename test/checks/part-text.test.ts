@@ -9,7 +9,7 @@ import { checkOnePart, parsePart } from '../../src/checks/part-check.js';
 import { asciiSource, partText, stringSource } from '../../src/checks/part-text.js';
 import { CHECKS } from '../../src/checks/index.js';
 import { OffsetMap } from '../../src/parser/offset-map.js';
-import { endPosition, parsePtx, scanFunctionBodies } from '../../src/parser/parse.js';
+import { endPosition, parsePieces, parsePtx, scanFunctionBodies } from '../../src/parser/parse.js';
 import { lineStartsOf } from '../../src/parser/ranges.js';
 import { committedPtx, compiledCorpus } from '../helpers/corpus.js';
 
@@ -77,7 +77,7 @@ describe('a part\'s text', () => {
     const part = partText(stringSource(module), bodies, new Set([decl('mid'), decl('leaf')]));
     expect(part.text).not.toContain('unrelated');
     expect(part.text).not.toContain('.entry k');
-    const parsed = parsePtx(part.text, { origin: part.origin });
+    const parsed = parsePieces(part.text, part.origin);
     expect(parsed.errors).toEqual([]);
     for (const name of ['mid', 'leaf']) expect(functionNamed(parsed.module, name)).toEqual(functionNamed(whole, name));
     expect(json(parsed.module.range)).toEqual(json(whole.range));
@@ -113,7 +113,7 @@ describe('a part\'s text', () => {
       const a = partText(stringSource(text), found, keep);
       const b = partText(shared, found, keep);
       expect(b.text).toBe(a.text);
-      expect(json(parsePtx(b.text, { origin: b.origin }).module)).toEqual(json(parsePtx(a.text, { origin: a.origin }).module));
+      expect(json(parsePieces(b.text, b.origin).module)).toEqual(json(parsePieces(a.text, a.origin).module));
       compared++;
     }
     expect(compared).toBeGreaterThan(5);

@@ -80,6 +80,10 @@ describe.skipIf(!BUILT)('worker threads', () => {
     expect(existsSync('dist/bundle/part-worker.js') && existsSync('dist/bundle/analyze-worker.js')).toBe(true);
     expect(partWorkerScript().href).toBe(pathToFileURL(resolve('dist/bundle/part-worker.js')).href);
     expect(analyzeWorkerScript().href).toBe(pathToFileURL(resolve('dist/bundle/analyze-worker.js')).href);
+    // A part thread parses with the fast parser alone (src/parser/parse-fast.ts): its bundle leaves out
+    // Chevrotain, which the analysis worker (whole files, syntax errors) needs.
+    expect(readFileSync('dist/bundle/part-worker.js', 'utf8')).not.toContain('node_modules/chevrotain');
+    expect(readFileSync('dist/bundle/analyze-worker.js', 'utf8')).toContain('node_modules/chevrotain');
   });
 
   it('gives each part thread its heap limit and a small young generation', async () => {
