@@ -78,12 +78,13 @@ export function partWorkerScript(): URL {
 }
 
 /** Threads for one module's parts unless `--jobs` says otherwise (and never more than the cores). Chosen for
- *  memory as much as speed: on the 16-core bench host (docs/performance.md, session 11, every corpus module,
- *  interleaved twice) 9 threads peak at 0.64 to 0.81 GB (under the 827 MB that issue 13 allows for the corpus),
- *  10 at 0.69 to 0.87 GB and 12 at 0.80 to 1.0 GB; 12 threads were 2 to 3.5% faster than 9 over the corpus
- *  (means of two runs on one loan, one run on another), within the host's spread between runs. Each thread
- *  compiles the checks anew, and V8's helper threads need cores too. (Sessions 6 to 8, when a thread held a
- *  copy of the module and its declarations' tree, had found 12 threads 15% faster than 8.) */
+ *  memory as much as speed (docs/performance.md, session 11, the 16-core bench host, every corpus module,
+ *  interleaved twice): once part threads no longer held a copy of the module, 9 threads peaked at 0.64 to
+ *  0.81 GB and 12 at 0.80 to 1.0 GB, 12 only 2 to 3.5% faster than 9; once they no longer loaded Chevrotain
+ *  (7 MB less each), 9 threads peaked at 0.72 to 0.77 GB and 10 at 0.79 to 0.84 GB (the 7.2 MB module, whose
+ *  functions are up to 540 kB), 10 being 4 to 10% faster: 9 keep under the 827 MB that issue 13 allows for
+ *  the corpus, 10 did not in one bench of two. Each thread compiles the checks anew, and V8's helper threads
+ *  need cores too. */
 export const DEFAULT_PART_THREADS = 9;
 
 /** PTX per part thread. A thread costs about 70 MB and some tenths of a second to start (it loads while the
