@@ -100,10 +100,10 @@ export { MIN_PART_THREAD_BYTES };
  * else at most `requested`, one per BYTES_PER_PART_THREAD, and as many as fit in `limitMb` beside the main
  * thread. Measured on the CUB bench modules (docs/performance.md, sessions 10 and 11): the main thread holds
  * the declarations' tree, the text (as a string and as shared bytes) and the parts' results (150 MB + about
- * 2 × the text); a part thread its runtime and compiled code (about 27 MB once loaded), its young generation
+ * 2 × the text); a part thread its runtime and compiled code (about 17 MB once loaded), its young generation
  * (`PART_YOUNG_GENERATION_MB`), one part's text, tree and facts, which grow with the part's largest function
- * more than with the module: 9 threads added 68 to 69 MB each on the 17 MB and 7.2 MB modules alike. A thread
- * counts 70 MB. 1 means no threads.
+ * more than with the module: 9 threads added 68 to 69 MB each on the 17 MB and 7.2 MB modules alike while a
+ * thread still loaded Chevrotain (7 MB more). A thread counts 70 MB, an upper estimate. 1 means no threads.
  */
 export function partThreads(textLength: number, requested: number, limitMb: number): number {
   if (textLength < MIN_PART_THREAD_BYTES) return 1;
