@@ -18,7 +18,8 @@ import { mark } from '../timeline.js';
 
 /**
  * The module parsed with only `functions` (declaration offsets) and the functions they name, transitively (their
- * callees, and any function a body names otherwise, such as one whose address it takes): the module without
+ * callees, and any function a body or a module variable's initializer names otherwise, such as one whose address
+ * it takes): the module without
  * the others first, then the functions its bodies name, parsed alone and added to its tree, until none is
  * missing. Also the text first parsed (the tree's positions are the module's).
  */
@@ -37,7 +38,11 @@ export function parsePart(work: PartWork, functions: readonly number[], source: 
   let added: readonly ModuleStatement[] = module.statements;
   for (;;) {
     const used = new Set<string>();
-    for (const s of added) if (s.kind === 'Function' && s.body !== null) namesUsed(s.body, used);
+    for (const s of added) {
+      if (s.kind === 'Function' && s.body !== null) namesUsed(s.body, used);
+      // (A module variable may hold a function's address: `.global .u64 table[2] = { f, g };`.)
+      else if (s.kind === 'Variable') for (const d of s.declarators) if (d.init !== undefined) initializerNames(d.init, used);
+    }
     const more: FunctionBody[] = [];
     for (const name of used) {
       for (const b of named.get(name) ?? []) {

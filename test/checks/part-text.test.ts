@@ -39,6 +39,11 @@ const module = `.version 8.0
 \t}
 \tret;
 }
+.func tabled()
+{
+\tret;
+}
+.global .u64 table[1] = { tabled };
 .visible .entry unrelated(.param .u64 p0, .param .u64 p1)
 {
 \tret;
@@ -87,11 +92,11 @@ describe('a part\'s text', () => {
     expect([inLeaf.range.line, inLeaf.range.column]).toEqual([8, 25]);
   });
 
-  it('keeps every function the part names: its callees, transitively, and one whose address it takes', () => {
+  it('keeps every function the part names: its callees, transitively, one whose address it takes, one a module variable holds', () => {
     const planned = planParts(module, { chunkBytes: 1 })!;
     const parsed = parsePart(planned.work, [decl('k')])!;
     const names = parsed.module.statements.flatMap((s) => (s.kind === 'Function' ? [s.name] : []));
-    expect(names).toEqual(['leaf', 'target', 'mid', 'k']);
+    expect(names).toEqual(['leaf', 'target', 'mid', 'tabled', 'k']);
     expect(parsed.analysis.functions.flatMap((fn) => fn.unresolved)).toEqual([]);
     for (const name of names) expect(functionNamed(parsed.module, name)).toEqual(functionNamed(whole, name));
   });
