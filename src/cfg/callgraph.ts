@@ -72,18 +72,3 @@ export function buildCallGraph(model: ModuleModel): CallGraph {
   for (const f of callees.keys()) if (!index.has(f)) strong(f);
   return { sites, callees, recursive };
 }
-
-/** The functions `roots` call, transitively, by name, the roots included. */
-export function reachableFrom(graph: CallGraph, roots: Iterable<string>): Set<string> {
-  const seen = new Set<string>(roots);
-  const stack = [...seen];
-  while (stack.length > 0) {
-    for (const c of graph.callees.get(stack.pop()!) ?? []) {
-      if (!seen.has(c)) {
-        seen.add(c);
-        stack.push(c);
-      }
-    }
-  }
-  return seen;
-}

@@ -81,7 +81,7 @@ export function partWorkerScript(): URL {
  *  memory as much as speed (docs/performance.md, session 11, the 16-core bench host, every corpus module,
  *  interleaved twice): once part threads no longer held a copy of the module, 9 threads peaked at 0.64 to
  *  0.81 GB and 12 at 0.80 to 1.0 GB, 12 only 2 to 3.5% faster than 9; once they no longer loaded Chevrotain
- *  (7 MB less each), 9 threads peaked at 0.72 to 0.77 GB and 10 at 0.79 to 0.84 GB (the 7.2 MB module, whose
+ *  (7 MB less each), 9 threads peaked at 0.72 to 0.78 GB and 10 at 0.79 to 0.84 GB (the 7.2 MB module, whose
  *  functions are up to 540 kB), 10 being 4 to 10% faster: 9 keep under the 827 MB that issue 13 allows for
  *  the corpus, 10 did not in one bench of two. Each thread compiles the checks anew, and V8's helper threads
  *  need cores too. */

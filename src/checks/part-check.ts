@@ -6,7 +6,7 @@
 // part's functions, and what the report needs of the part.
 import { AnalysisContext } from '../cfg/context.js';
 import { releaseCompiled } from '../cfg/keep-compiled.js';
-import type { Block, Module, ModuleStatement } from '../parser/ast.js';
+import type { Block, Module, ModuleStatement, NameExpr } from '../parser/ast.js';
 import { parsePieces, type FunctionBody } from '../parser/parse-fast.js';
 import { initializerNames, namesIn } from './operands.js';
 import type { PartMessage, PartWork } from './parallel.js';
@@ -75,13 +75,19 @@ function inOrder<T extends { readonly range: { readonly offset: number } }>(a: r
 
 /** Every name a block's statements use (operands, initializers, `.calltargets`): the functions among them are
  *  those a part needs besides its own. */
-function namesUsed(block: Block, out: Set<string>): void {
+function namesUsed(block: Block, out: Set<string>, scratch: NameExpr[] = []): void {
   for (const s of block.statements) {
     switch (s.kind) {
-      case 'Instruction': for (const e of s.operands) for (const n of namesIn(e)) out.add(n.name); break;
+      case 'Instruction':
+        // (One list for every operand of the part's instructions, not one per operand.)
+        for (const e of s.operands) {
+          scratch.length = 0;
+          for (const n of namesIn(e, scratch)) out.add(n.name);
+        }
+        break;
       case 'Variable': for (const d of s.declarators) if (d.init !== undefined) initializerNames(d.init, out); break;
       case 'CallTargets': for (const n of s.names) out.add(n); break;
-      case 'Block': namesUsed(s, out); break;
+      case 'Block': namesUsed(s, out, scratch); break;
       default: break;
     }
   }

@@ -18,7 +18,7 @@ export interface ParseResult {
 
 /** The line and column just past the last character of `text` (the module's range ends there). */
 export function endPosition(text: string): { line: number; column: number } {
-  // A part thread parses the same text once per part: the last text's answer is kept.
+  // Asked more than once for one text (its parse, the part threads' work): the last text's answer is kept.
   if (lastEnd?.text === text) return lastEnd.end;
   let line = 1;
   let last = -1;

@@ -222,9 +222,10 @@ export class Scanner {
   /**
    * Passes over the text from the current token up to `end` (exclusive) as if it were whitespace, its
    * comments included (not kept); the last character before `end` counts as the last consumed token.
-   * A worker checking some functions of a module leaves the other bodies out with it (src/parser/fast/parser.ts).
-   * The line at `end` comes from the text's line starts (made once per text: a worker parses its text once
-   * per part, and counting the skipped lines each time read the whole text again).
+   * The main thread of a threaded run parses a module's declarations with it, and the body scan matches
+   * braces and passes over each body (src/parser/fast/parser.ts: `skipBodies`). The line at `end` comes from
+   * the text's line starts (made once per text: both ask for the same text, and counting the skipped lines
+   * each time read the whole text again).
    */
   skipTo(end: number): void {
     const starts = lineStartsOf(this.text);
