@@ -104,9 +104,8 @@ function chosenGroups(form: readonly OperandSpec[], chosen: ReadonlyMap<string, 
  * the fewest optional positions (`atom.cas d, [a], b, c` is not `atom d, [a],
  * b, policy`), first in table order.
  */
-function chooseForm(ins: A.Instruction, match: InstructionMatch, fn: FunctionModel): OperandSpec[] | undefined {
+function chooseForm(ins: A.Instruction, shapes: readonly Shape[], match: InstructionMatch): OperandSpec[] | undefined {
   let best: { specs: OperandSpec[]; groups: number; optional: number } | undefined;
-  const shapes = ins.operands.map((e) => shapeOf(e, fn));
   for (const form of match.spec.forms) {
     const specs = align(ins.operands, shapes, form, match);
     if (specs === undefined) continue;
@@ -121,21 +120,73 @@ function chooseForm(ins: A.Instruction, match: InstructionMatch, fn: FunctionMod
   return best?.specs;
 }
 
+/** An instruction's operands laid on a form: each position's spec and expected type, and whether it writes
+ *  its first operand. The same for every instruction of one match whose operands have the same shapes. */
+interface Layout {
+  readonly specs: readonly OperandSpec[];
+  readonly expected: readonly (string | undefined)[];
+  readonly writes: boolean;
+}
+
+/** Numbers for shapes (a handful of shared sets; `any` is 0), for layout keys. */
+const SHAPE_IDS = new WeakMap<ReadonlySet<string>, number>();
+let shapeCount = 0;
+
+/** The shapes of an instruction's operands as a key: a form fits operands by their shapes alone, and by
+ *  whether each is a predicate pair (`fitsShape`). */
+function shapesKey(ops: readonly A.Expression[], shapes: readonly Shape[]): string {
+  let key = '';
+  for (let i = 0; i < shapes.length; i++) {
+    const s = shapes[i]!;
+    let id = 0;
+    if (s !== 'any') {
+      id = SHAPE_IDS.get(s) ?? 0;
+      if (id === 0) SHAPE_IDS.set(s, id = ++shapeCount);
+    }
+    key += ops[i]!.kind === 'PredPair' ? `p${id},` : `${id},`;
+  }
+  return key;
+}
+
+/** Layouts by match (matches are shared by instructions that spell the same opcode and modifiers), then by
+ *  operand shapes: the form is chosen once per kind of instruction, not once per instruction. */
+const LAYOUTS = new WeakMap<InstructionMatch, Map<string, Layout | null>>();
+
+function layoutOf(ins: A.Instruction, match: InstructionMatch, fn: FunctionModel): Layout | undefined {
+  const shapes = ins.operands.map((e) => shapeOf(e, fn));
+  let byShapes = LAYOUTS.get(match);
+  if (byShapes === undefined) LAYOUTS.set(match, byShapes = new Map());
+  const key = shapesKey(ins.operands, shapes);
+  let layout = byShapes.get(key);
+  if (layout === undefined) {
+    const specs = match.unknown.length === 0 && match.missing.length === 0 ? chooseForm(ins, shapes, match) : undefined;
+    layout = specs === undefined ? null : {
+      specs,
+      expected: specs.map((spec) => adjust(match, spec, resolveType(spec, match))),
+      writes: writesFirstOperand(ins.opcode, ins.modifiers),
+    };
+    byShapes.set(key, layout);
+  }
+  return layout ?? undefined;
+}
+
 function typeInstruction(fn: FunctionModel, ins: FlatInstruction): TypedInstruction | undefined {
   const match = matchInstruction(ins.node);
   if (match === undefined) return undefined;
-  const specs = match.unknown.length === 0 && match.missing.length === 0 ? chooseForm(ins.node, match, fn) : undefined;
-  const writes = writesFirstOperand(ins.node.opcode, ins.node.modifiers);
+  const layout = layoutOf(ins.node, match, fn);
+  if (layout === undefined) return { fn, ins, match, slots: NO_SLOTS };
   const slots: Slot[] = [];
-  for (let position = 0; position < (specs?.length ?? 0); position++) {
-    const spec = specs![position]!;
-    const expected = adjust(match, spec, resolveType(spec, match));
+  for (let position = 0; position < layout.specs.length; position++) {
+    const spec = layout.specs[position]!;
+    const expected = layout.expected[position];
     const expr = ins.node.operands[position]!;
-    const dest = position === 0 && writes;
+    const dest = position === 0 && layout.writes;
     slots.push(expected === undefined ? { spec, position, expr, dest } : { spec, position, expr, expected, dest });
   }
   return { fn, ins, match, slots };
 }
+
+const NO_SLOTS: readonly Slot[] = [];
 
 const CACHE = new WeakMap<AnalysisContext, readonly TypedInstruction[]>();
 

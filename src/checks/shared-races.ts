@@ -40,9 +40,9 @@
 import type { AnalysisContext, FunctionAnalysis } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import { accessBytes, addScaled, PRODUCT, symForm, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
-import { rangeAnalysis } from '../cfg/dataflow/ranges.js';
+import { rangeAnalysis, type RangeFacts } from '../cfg/dataflow/ranges.js';
 import { constValue, cutFreeReach, syncFactsAnalysis, type SyncFacts, type ThreadBox } from './sync-facts.js';
-import { threadOverlap, type ThreadOverlap } from './thread-overlap.js';
+import { threadOverlap, type OverlapContext, type OverlapSide, type ThreadOverlap } from './thread-overlap.js';
 import { keepCompiled } from '../cfg/keep-compiled.js';
 
 export interface SharedAccess {
@@ -185,6 +185,42 @@ class Interner<T extends object> {
 const formText = (f: Form): string => `${f.c}:${f.terms.map((t) => `${t.sym}*${t.coef}`).join(',')}`;
 const boxText = (b: ThreadBox): string => `${b.x.join('..')}/${b.y.join('..')}/${b.z.join('..')}`;
 
+type RankTerms = readonly { readonly dim: number; readonly coef: number }[];
+
+/** The overlap test's view of a function's facts (`OverlapContext`): made once per function, not per pair. */
+class RaceOverlapContext implements OverlapContext {
+  /** The loops whose counters take a value of their own for each access of the pair being tested. */
+  loops: ReadonlySet<number> | undefined;
+
+  constructor(private readonly fn: FunctionModel, private readonly facts: SyncFacts, readonly symbols: readonly AffineSymbol[],
+    readonly extents: readonly [number, number, number], private readonly ranges: RangeFacts,
+    private readonly drifting: () => ReadonlySet<number>, private readonly rankTerms: RankTerms | undefined) {}
+
+  range(s: AffineSymbol): { readonly lo: number; readonly hi: number } | undefined {
+    return this.ranges.symbolRange(s);
+  }
+
+  independent(s: AffineSymbol): boolean {
+    if (s.kind !== 'iv') return false;
+    return this.drifting().has(s.loop) || (this.loops?.has(s.loop) ?? false);
+  }
+
+  dataDependent(s: AffineSymbol): boolean {
+    return s.kind === 'def' && LOADS.has(this.fn.instructions[s.instruction]!.node.opcode);
+  }
+
+  threadTerms(s: AffineSymbol): RankTerms | undefined {
+    const rank = this.rankTerms;
+    if (s.kind !== 'def' || rank === undefined || !this.facts.linearRank(s.instruction)) return undefined;
+    return s.element === 0 ? rank : s.element === PRODUCT ? rank.slice(1) : undefined;
+  }
+}
+
+/** An access as one side of the overlap test, with the threads that make it. */
+function sideOf(x: SharedAccess, box: ThreadBox): OverlapSide {
+  return x.bound !== undefined ? { form: x.form, bytes: x.bytes, box, bound: x.bound } : { form: x.form, bytes: x.bytes, box };
+}
+
 function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
   const facts: SyncFacts = ctx.get(fn, syncFactsAnalysis);
   const cfg = facts.cfg;
@@ -227,7 +263,6 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
     });
     return driftMemo;
   };
-  const loopOfSym = (s: AffineSymbol): number | undefined => (s.kind === 'iv' ? s.loop : undefined);
 
   // With no known block size, %tid.y / %tid.z count as one thread wide unless some shared
   // address uses them (a kernel whose shared layout ignores y is written for 1-D blocks).
@@ -314,29 +349,19 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
   const memo = new Map<string, ThreadOverlap>();
   const forms = new Interner<Form>(formText);
   const boxIds = new Interner<ThreadBox>(boxText);
+  // One overlap context per function (made at the first pair tested), told each pair's loops.
+  let oc: RaceOverlapContext | undefined;
   const overlap = (a: SharedAccess, b: SharedAccess, boxes?: { a?: ThreadBox; b?: ThreadBox }, independentLoops?: ReadonlySet<number>,
     crossWarp = false): ThreadOverlap => {
     const boxA = boxes?.a ?? facts.threadBox(a.index);
     const boxB = boxes?.b ?? facts.threadBox(b.index);
-    const indep = (s: AffineSymbol): boolean => {
-      const l = loopOfSym(s);
-      return l !== undefined && (drifting().has(l) || (independentLoops?.has(l) ?? false));
-    };
     const loopsKey = independentLoops === undefined || independentLoops.size === 0 ? '' : [...independentLoops].join(',');
     const key = `${forms.id(a.form)}:${a.bytes}|${forms.id(b.form)}:${b.bytes}|${boxIds.id(boxA)}|${boxIds.id(boxB)}|${loopsKey}${crossWarp ? '|w' : ''}`;
     const hit = memo.get(key);
     if (hit !== undefined) return hit;
-    const af = facts.affine();
-    const ranges = ctx.get(fn, rangeAnalysis);
-    const result = threadOverlap({
-      symbols: af.symbols, extents,
-      range: (s) => ranges.symbolRange(s),
-      independent: indep,
-      dataDependent: (s) => s.kind === 'def' && LOADS.has(fn.instructions[s.instruction]!.node.opcode),
-      threadTerms: (s) => (s.kind !== 'def' || rankTerms === undefined || !facts.linearRank(s.instruction) ? undefined
-        : s.element === 0 ? rankTerms : s.element === PRODUCT ? rankTerms.slice(1) : undefined),
-    }, { form: a.form, bytes: a.bytes, box: boxA, ...(a.bound !== undefined ? { bound: a.bound } : {}) },
-    { form: b.form, bytes: b.bytes, box: boxB, ...(b.bound !== undefined ? { bound: b.bound } : {}) }, crossWarp);
+    oc ??= new RaceOverlapContext(fn, facts, facts.affine().symbols, extents, ctx.get(fn, rangeAnalysis), drifting, rankTerms);
+    oc.loops = independentLoops;
+    const result = threadOverlap(oc, sideOf(a, boxA), sideOf(b, boxB), crossWarp);
     if (memo.size < 100000) memo.set(key, result);
     return result;
   };
@@ -393,7 +418,7 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
     }
     keepCompiled('shared-races/pairs', findPairs, perWarpSlot, loopsContaining);
   }
-  keepCompiled('shared-races', overlap, isCut, isCtaCut, drifting, loopOfSym);
+  keepCompiled('shared-races', overlap, isCut, isCtaCut, drifting);
   return { accesses, accessAt, raw, war, truncated, isCut, isCtaCut, overlap };
 }
 

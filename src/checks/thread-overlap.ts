@@ -22,7 +22,6 @@
 // Bytes [A, A+a) and [B, B+b) overlap iff −a < A − B < b. The search
 // enumerates all but the last unknown (a budget bounds it) and solves the last
 // one by division.
-import { keepCompiled } from '../cfg/keep-compiled.js';
 import type { AffineSymbol, Form } from '../cfg/dataflow/affine.js';
 
 /** Inclusive bounds of %tid.x, %tid.y, %tid.z. */
@@ -83,43 +82,53 @@ interface Var {
 /** A linear constraint lo ≤ c + Σ coefs[k]·vars[k] ≤ hi checked on every candidate. */
 interface Constraint { coefs: number[]; c: number; lo: number; hi: number }
 
-function search(vars: readonly Var[], L: number, H: number, distinct: boolean, extra: readonly Constraint[] = []): number[] | null | 'budget' {
-  if (vars.length === 0) return L <= 0 && 0 <= H && !distinct && extra.every((k) => k.lo <= k.c && k.c <= k.hi) ? [] : null;
-  // Branch and bound: the least and greatest Σ coef·value of vars k.. (a subtree whose partial sum cannot
-  // reach [L, H] holds no solution, so skipping it changes no answer).
-  const sufMin = new Float64Array(vars.length + 1);
-  const sufMax = new Float64Array(vars.length + 1);
-  for (let k = vars.length - 1; k >= 0; k--) {
-    const v = vars[k]!;
-    sufMin[k] = sufMin[k + 1]! + Math.min(v.coef * v.lo, v.coef * v.hi);
-    sufMax[k] = sufMax[k + 1]! + Math.max(v.coef * v.lo, v.coef * v.hi);
+/** The search's state (a class, not closures made per search: threadOverlap runs thousands of times per
+ *  function on large kernels). */
+class Search {
+  readonly sufMin: number[];
+  readonly sufMax: number[];
+  readonly vals: number[];
+  readonly last: number;
+  steps = 0;
+
+  constructor(readonly vars: readonly Var[], readonly L: number, readonly H: number, readonly distinct: boolean, readonly extra: readonly Constraint[]) {
+    const n = vars.length;
+    this.sufMin = new Array<number>(n + 1).fill(0);
+    this.sufMax = new Array<number>(n + 1).fill(0);
+    for (let k = n - 1; k >= 0; k--) {
+      const v = vars[k]!;
+      this.sufMin[k] = this.sufMin[k + 1]! + Math.min(v.coef * v.lo, v.coef * v.hi);
+      this.sufMax[k] = this.sufMax[k + 1]! + Math.max(v.coef * v.lo, v.coef * v.hi);
+    }
+    this.vals = new Array<number>(n).fill(0);
+    this.last = n - 1;
   }
-  if (sufMin[0]! > H || sufMax[0]! < L) return null;
-  let size = 1;
-  for (let k = 0; k < vars.length - 1; k++) {
-    size *= vars[k]!.hi - vars[k]!.lo + 1;
-    if (size > BUDGET) return 'budget';
-  }
-  let steps = 0;
-  const vals = new Array<number>(vars.length).fill(0);
-  const last = vars.length - 1;
-  const differs = (upto: number): boolean => {
+
+  differs(upto: number): boolean {
+    const { vars, vals } = this;
     for (let k = 0; k < upto; k++) {
       const v = vars[k]!;
       if (v.delta === true && vals[k] !== 0) return true;
       if (v.second === true && vals[k] !== vals[k - 1]) return true;
     }
     return false;
-  };
-  const fits = (): boolean => extra.every((k) => {
-    let x = k.c;
-    for (let j = 0; j < vals.length; j++) x += k.coefs[j]! * vals[j]!;
-    return k.lo <= x && x <= k.hi;
-  });
-  const solveLast = (sum: number): boolean => {
-    const v = vars[last]!;
-    const lo = L - sum;
-    const hi = H - sum;
+  }
+
+  fits(): boolean {
+    const { extra, vals } = this;
+    for (const k of extra) {
+      let x = k.c;
+      for (let j = 0; j < vals.length; j++) x += k.coefs[j]! * vals[j]!;
+      if (!(k.lo <= x && x <= k.hi)) return false;
+    }
+    return true;
+  }
+
+  solveLast(sum: number): boolean {
+    const last = this.last;
+    const v = this.vars[last]!;
+    const lo = this.L - sum;
+    const hi = this.H - sum;
     let zlo: number;
     let zhi: number;
     if (v.coef === 0) {
@@ -136,32 +145,54 @@ function search(vars: readonly Var[], L: number, H: number, distinct: boolean, e
     zlo = Math.max(zlo, v.lo);
     zhi = Math.min(zhi, v.hi);
     let forbidden: number | undefined;
-    if (distinct && !differs(last)) {
+    if (this.distinct && !this.differs(last)) {
       if (v.delta === true) forbidden = 0;
-      else if (v.second === true) forbidden = vals[last - 1];
+      else if (v.second === true) forbidden = this.vals[last - 1];
       else return false;
     }
     for (let z = zlo; z <= zhi; z++) {
       if (z === forbidden) continue;
-      vals[last] = z;
-      if (extra.length === 0 || fits()) return true;
-      if (++steps > BUDGET) throw new Error('budget');
+      this.vals[last] = z;
+      if (this.extra.length === 0 || this.fits()) return true;
+      if (++this.steps > BUDGET) throw new Error('budget');
     }
     return false;
-  };
-  const rec = (k: number, sum: number): boolean => {
-    if (k === last) return solveLast(sum);
-    if (sum + sufMin[k]! > H || sum + sufMax[k]! < L) return false;
-    const v = vars[k]!;
+  }
+
+  rec(k: number, sum: number): boolean {
+    if (k === this.last) return this.solveLast(sum);
+    if (sum + this.sufMin[k]! > this.H || sum + this.sufMax[k]! < this.L) return false;
+    const v = this.vars[k]!;
     for (let x = v.lo; x <= v.hi; x++) {
-      vals[k] = x;
-      if (rec(k + 1, sum + v.coef * x)) return true;
+      this.vals[k] = x;
+      if (this.rec(k + 1, sum + v.coef * x)) return true;
     }
     return false;
-  };
-  keepCompiled('thread-overlap/search', rec, solveLast, fits, differs);
+  }
+}
+
+const NO_CONSTRAINTS: readonly Constraint[] = [];
+
+function search(vars: readonly Var[], L: number, H: number, distinct: boolean, extra: readonly Constraint[] = NO_CONSTRAINTS): number[] | null | 'budget' {
+  if (vars.length === 0) return L <= 0 && 0 <= H && !distinct && extra.every((k) => k.lo <= k.c && k.c <= k.hi) ? [] : null;
+  // Branch and bound: the least and greatest Σ coef·value of vars k.. (a subtree whose partial sum cannot
+  // reach [L, H] holds no solution, so skipping it changes no answer).
+  let min = 0;
+  let max = 0;
+  for (let k = vars.length - 1; k >= 0; k--) {
+    const v = vars[k]!;
+    min += Math.min(v.coef * v.lo, v.coef * v.hi);
+    max += Math.max(v.coef * v.lo, v.coef * v.hi);
+  }
+  if (min > H || max < L) return null;
+  let size = 1;
+  for (let k = 0; k < vars.length - 1; k++) {
+    size *= vars[k]!.hi - vars[k]!.lo + 1;
+    if (size > BUDGET) return 'budget';
+  }
+  const s = new Search(vars, L, H, distinct, extra);
   try {
-    return rec(0, 0) ? vals : null;
+    return s.rec(0, 0) ? s.vals : null;
   } catch {
     return 'budget';
   }
@@ -188,35 +219,71 @@ function digitBounds(lo: number, hi: number, shifts: readonly number[]): [number
   return out;
 }
 
+/** Adds a shift to an ascending list of distinct shifts. */
+function addShift(shifts: number[], shift: number): void {
+  let k = 0;
+  while (k < shifts.length && shifts[k]! < shift) k++;
+  if (shifts[k] !== shift) shifts.splice(k, 0, shift);
+}
+
+/** The coefficient of digit `shift` of dimension `dim`: every term of that dimension at or below it, scaled. */
+function digitCoef(terms: readonly ThreadTerm[], dim: number, shift: number): number {
+  let c = 0;
+  for (const t of terms) if (t.dim === dim && t.shift <= shift) c += t.coef * 2 ** (shift - t.shift);
+  return c;
+}
+
+type Span = readonly [number, number];
+
+/** A box's (x, y, z) ranges within the block's extents; undefined when one is empty. */
+function clipped(box: Box, extents: readonly [number, number, number]): Span[] | undefined {
+  const x: Span = [Math.max(0, box.x[0]), Math.min(extents[0] - 1, box.x[1])];
+  const y: Span = [Math.max(0, box.y[0]), Math.min(extents[1] - 1, box.y[1])];
+  const z: Span = [Math.max(0, box.z[0]), Math.min(extents[2] - 1, box.z[1])];
+  return x[0] > x[1] || y[0] > y[1] || z[0] > z[1] ? undefined : [x, y, z];
+}
+
+/** A symbol's range when finite and not wider than WIDE. */
+function bounded(ctx: OverlapContext, s: AffineSymbol): { lo: number; hi: number } | undefined {
+  const r = ctx.range(s);
+  return r === undefined || !Number.isFinite(r.lo) || !Number.isFinite(r.hi) || r.hi - r.lo > WIDE ? undefined : r;
+}
+
 /** `crossWarp`: the two threads must be in different warps (the accesses are ordered by a `bar.warp.sync`,
  *  which only orders the lanes of one warp). Warps are 32 consecutive x indices of one (y, z) row; a block
  *  whose x extent is not a multiple of 32 and that has more than one row is not modelled ("unknown"). */
 export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSide, crossWarp = false): ThreadOverlap {
   if (crossWarp && ctx.extents[0] % 32 !== 0 && ctx.extents[1] * ctx.extents[2] > 1) return { kind: 'unknown', reason: 'warps span rows of the block' };
-  const dimsOf = (box: Box): (readonly [number, number])[] => [box.x, box.y, box.z];
-  const boxA = dimsOf(a.box).map(([lo, hi], d) => [Math.max(0, lo), Math.min(ctx.extents[d]! - 1, hi)] as const);
-  const boxB = dimsOf(b.box).map(([lo, hi], d) => [Math.max(0, lo), Math.min(ctx.extents[d]! - 1, hi)] as const);
-  const empty = ([lo, hi]: readonly [number, number]): boolean => lo > hi;
-  if (boxA.some(empty) || boxB.some(empty)) return { kind: 'disjoint' };
+  const boxA = clipped(a.box, ctx.extents);
+  const boxB = clipped(b.box, ctx.extents);
+  if (boxA === undefined || boxB === undefined) return { kind: 'disjoint' };
 
   const termsA: ThreadTerm[] = [];
   const termsB: ThreadTerm[] = [];
   const frees: Var[] = [];
   let dc = a.form.c - b.form.c;
-  const coefs = new Map<number, [number, number]>();
-  for (const t of a.form.terms) coefs.set(t.sym, [t.coef, 0]);
-  for (const t of b.form.terms) coefs.set(t.sym, [coefs.get(t.sym)?.[0] ?? 0, t.coef]);
-  const bounded = (s: AffineSymbol): { lo: number; hi: number } | undefined => {
-    const r = ctx.range(s);
-    return r === undefined || !Number.isFinite(r.lo) || !Number.isFinite(r.hi) || r.hi - r.lo > WIDE ? undefined : r;
-  };
+  // Each symbol's coefficient in A and in B, in the order A's terms then B's others (a form has at most
+  // MAX_TERMS terms: lists, not a map).
+  const ids: number[] = [];
+  const cas: number[] = [];
+  const cbs: number[] = [];
+  for (const t of a.form.terms) {
+    const k = ids.indexOf(t.sym);
+    if (k < 0) { ids.push(t.sym); cas.push(t.coef); cbs.push(0); } else { cas[k] = t.coef; cbs[k] = 0; }
+  }
+  for (const t of b.form.terms) {
+    const k = ids.indexOf(t.sym);
+    if (k < 0) { ids.push(t.sym); cas.push(0); cbs.push(t.coef); } else cbs[k] = t.coef;
+  }
   let dataA = false;
   let dataB = false;
-  for (const [id, [ca, cb]] of coefs) {
-    const s = ctx.symbols[id]!;
+  for (let k = 0; k < ids.length; k++) {
+    const ca = cas[k]!;
+    const cb = cbs[k]!;
+    const s = ctx.symbols[ids[k]!]!;
     if (ctx.dataDependent?.(s) === true) {
       // A loaded value: each access has its own, within its range when the ranges analysis bounds it.
-      const r = bounded(s);
+      const r = bounded(ctx, s);
       if (r === undefined) {
         dataA ||= ca !== 0;
         dataB ||= cb !== 0;
@@ -242,13 +309,13 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
       continue;
     }
     if (tt !== undefined) {
-      if (ca !== 0) termsA.push({ ...tt, coef: ca });
-      if (cb !== 0) termsB.push({ ...tt, coef: cb });
+      if (ca !== 0) termsA.push({ dim: tt.dim, shift: tt.shift, coef: ca });
+      if (cb !== 0) termsB.push({ dim: tt.dim, shift: tt.shift, coef: cb });
       continue;
     }
     if (s.threadDependent) return { kind: 'unknown', reason: `${s.name} depends on the thread in a way the test does not model` };
     if (ctx.independent(s)) {
-      const r = bounded(s);
+      const r = bounded(ctx, s);
       if (r === undefined) return { kind: 'unknown', reason: `${s.name} has no known range` };
       if (ca !== 0) frees.push({ coef: ca, lo: r.lo, hi: r.hi });
       if (cb !== 0) frees.push({ coef: -cb, lo: r.lo, hi: r.hi });
@@ -257,7 +324,7 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
     const equal = s.uniform === true || s.kind === 'iv' || s.kind === 'shr';
     if (!equal) return { kind: 'unknown', reason: `${s.name} may differ between threads` };
     if (ca === cb) continue;
-    const r = bounded(s);
+    const r = bounded(ctx, s);
     if (r === undefined) return { kind: 'unknown', reason: `${s.name} has no known range` };
     if (r.lo === r.hi) dc += (ca - cb) * r.lo;
     else frees.push({ coef: ca - cb, lo: r.lo, hi: r.hi });
@@ -295,22 +362,16 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
   let hidden = false;
   const hiddenDigits: { dim: number; shift: number; lo: number; hi: number; alo: number; bhi: number }[] = [];
   for (let d = 0; d < 3; d++) {
-    const shiftSet = new Set<number>([0]);
-    if (crossWarp && d === 0) shiftSet.add(5);
-    for (const t of termsA) if (t.dim === d) shiftSet.add(t.shift);
-    for (const t of termsB) if (t.dim === d) shiftSet.add(t.shift);
-    const shifts = [...shiftSet].sort((x, y) => x - y);
+    const shifts = [0];
+    if (crossWarp && d === 0) addShift(shifts, 5);
+    for (const t of termsA) if (t.dim === d) addShift(shifts, t.shift);
+    for (const t of termsB) if (t.dim === d) addShift(shifts, t.shift);
     const ba = digitBounds(boxA[d]![0], boxA[d]![1], shifts);
     const bb = digitBounds(boxB[d]![0], boxB[d]![1], shifts);
     for (let j = 0; j < shifts.length; j++) {
       const s = shifts[j]!;
-      const coefOf = (terms: readonly ThreadTerm[]): number => {
-        let c = 0;
-        for (const t of terms) if (t.dim === d && t.shift <= s) c += t.coef * 2 ** (s - t.shift);
-        return c;
-      };
-      const cA = coefOf(termsA);
-      const cB = coefOf(termsB);
+      const cA = digitCoef(termsA, d, s);
+      const cB = digitCoef(termsB, d, s);
       const [alo, ahi] = ba[j]!;
       const [blo, bhi] = bb[j]!;
       // Only digits that name the warp tell two threads apart when they must be in different warps.
@@ -324,8 +385,8 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
         continue;
       }
       digitInfo.push({ dim: d, shift: s, group: groups.length, alo, blo, cA, cB });
-      if (cA === cB && !pairs) groups.push([{ coef: cA, lo: alo - bhi, hi: ahi - blo, ...(tells ? { delta: true } : {}) }]);
-      else groups.push([{ coef: cA, lo: alo, hi: ahi }, { coef: -cB, lo: blo, hi: bhi, ...(tells ? { second: true } : {}) }]);
+      if (cA === cB && !pairs) groups.push([tells ? { coef: cA, lo: alo - bhi, hi: ahi - blo, delta: true } : { coef: cA, lo: alo - bhi, hi: ahi - blo }]);
+      else groups.push([{ coef: cA, lo: alo, hi: ahi }, tells ? { coef: -cB, lo: blo, hi: bhi, second: true } : { coef: -cB, lo: blo, hi: bhi }]);
     }
   }
   const originalGroups = groups.slice();
@@ -366,11 +427,9 @@ export function threadOverlap(ctx: OverlapContext, a: OverlapSide, b: OverlapSid
   const vars = [...frees, ...order];
   const L = 1 - a.bytes - dc;
   const H = b.bytes - 1 - dc;
-  const position = new Map<Var, number>();
-  vars.forEach((v, k) => position.set(v, k));
   const extra: Constraint[] = bounds.map((k) => {
     const coefs = new Array<number>(vars.length).fill(0);
-    for (const [v, a0] of k.terms) coefs[position.get(v)!] = a0;
+    for (const [v, a0] of k.terms) coefs[vars.indexOf(v)] = a0;
     return { coefs, c: k.c, lo: k.lo, hi: k.hi };
   });
   const w = search(vars, L, H, !hidden, extra);
