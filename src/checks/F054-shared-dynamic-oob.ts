@@ -95,6 +95,7 @@ function blockConstraints(ctx: AnalysisContext, fn: FunctionModel, af: AffineFac
 class Threads {
   private readonly memo = new Map<number, boolean>();
   private readonly values = new Map<number, Float64Array>();
+  private readonly forms = new Map<string, Float64Array>();
   /** Thread t (x fastest) has tid (xs[t], ys[t], zs[t]). */
   readonly count: number;
   constructor(private readonly af: AffineFacts, readonly block: readonly [number, number, number]) {
@@ -138,13 +139,19 @@ class Threads {
     return v;
   }
 
-  /** A thread-only form's value for every thread. */
+  /** A thread-only form's value for every thread (not to be written: the same forms recur across a
+   *  function's accesses and conditions, and each is evaluated once). */
   all(f: Form): Float64Array {
-    const out = new Float64Array(this.count).fill(f.c);
+    let key = `${f.c}`;
+    for (const term of f.terms) key += `,${term.sym}*${term.coef}`;
+    let out = this.forms.get(key);
+    if (out !== undefined) return out;
+    out = new Float64Array(this.count).fill(f.c);
     for (const term of f.terms) {
       const v = this.of(term.sym);
       for (let t = 0; t < this.count; t++) out[t] += term.coef * v[t]!;
     }
+    this.forms.set(key, out);
     return out;
   }
 }
@@ -347,13 +354,14 @@ export const F054: Check = {
           // (Every counter a condition names is coupled: substituted, it leaves a constant.)
           const shifts = conditions.map((c) => substitute(c.rest, values).c);
           const fixed = substitute({ c: rest.c, terms: rest.terms.filter((t) => coupled.has(t.sym)), mayWrap: false }, values).c;
-          const at = coupledList.length > 0 ? ` with ${coupledList.map((sym) => `${af.symbols[sym]!.name} = ${values.get(sym)!}`).join(', ')}` : '';
+          // (Spelled only for a finding: this runs for every combination of the counters' values.)
+          const at = (): string => (coupledList.length > 0 ? ` with ${coupledList.map((sym) => `${af.symbols[sym]!.name} = ${values.get(sym)!}`).join(', ')}` : '');
           if (Number.isFinite(free.lo)) {
             const base = fixed + free.lo;
             const hi = partHi + base + bytes <= size ? undefined : outside(threads, part, conditions, shifts, 0, size - bytes - base, true);
             if (hi !== undefined) {
               const span = (x: number): string => `bytes ${x + base}..${x + base + bytes - 1}`;
-              what = `thread ${tidText(hi.first)} reaches ${span(hi.firstValue)}${at}`
+              what = `thread ${tidText(hi.first)} reaches ${span(hi.firstValue)}${at()}`
                 + (hi.count > 1 ? ` (${hi.count} threads in all; thread ${tidText(hi.worstAt)} reaches ${span(hi.worst)})` : '');
               return;
             }
@@ -361,7 +369,7 @@ export const F054: Check = {
           if (Number.isFinite(free.hi)) {
             const base = fixed + free.hi;
             const lo = partLo + base >= 0 ? undefined : outside(threads, part, conditions, shifts, -base, 0, false);
-            if (lo !== undefined) what = `thread ${tidText(lo.first)} reaches byte ${lo.firstValue + base}${at}${lo.count > 1 ? ` (${lo.count} threads in all)` : ''}`;
+            if (lo !== undefined) what = `thread ${tidText(lo.first)} reaches byte ${lo.firstValue + base}${at()}${lo.count > 1 ? ` (${lo.count} threads in all)` : ''}`;
           }
         };
         visit(0);

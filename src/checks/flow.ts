@@ -101,10 +101,11 @@ const COMPARE_OPS = new Set(['.eq', '.ne', '.lt', '.le', '.gt', '.ge', '.lo', '.
 export function comparisonsOf(ctx: CheckContext, fn: FunctionModel, ins: number, reg: RegisterSymbol, depth = 6): Comparison[] {
   const out: Comparison[] = [];
   const seen = new Set<number>();
+  const rd = ctx.analysis.get(fn, reachingDefinitionsAnalysis);
   const visit = (at: number, r: RegisterSymbol, d: number): void => {
     if (d < 0) return;
-    for (const def of definitionsReaching(ctx, fn, at, r)) {
-      if (seen.has(def)) continue;
+    for (const def of rd.reaching(at, r)) {
+      if (def === ENTRY || seen.has(def)) continue;
       seen.add(def);
       const node = fn.instructions[def]!.node;
       const ops = node.operands;
@@ -249,8 +250,10 @@ export function protections(ctx: CheckContext, fn: FunctionModel, ins: number): 
 
 /** Whether `e`, an operand of instruction `ins`, is an immediate or a register whose reaching definitions lie in `slice`. */
 export function operandFrom(ctx: CheckContext, fn: FunctionModel, ins: number, e: A.Expression, slice: ReadonlySet<number>): boolean {
-  const regs = registersIn(fn, e);
-  return regs.some((r) => definitionsReaching(ctx, fn, ins, r).some((d) => slice.has(d)));
+  const rd = ctx.analysis.get(fn, reachingDefinitionsAnalysis);
+  // (Loops over the cached lists: this is asked for every operand of every instruction of a slice.)
+  for (const r of registersIn(fn, e)) for (const d of rd.reaching(ins, r)) if (d !== ENTRY && slice.has(d)) return true;
+  return false;
 }
 
 /** Memory instructions: those with a bracketed address operand (and `[tmap, {..}]` forms). */

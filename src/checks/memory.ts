@@ -192,6 +192,17 @@ export type LaneView =
  * whose warps are 32 consecutive %tid.x), or the address uses no %tid.
  */
 export function laneView(ctx: AnalysisContext, fn: FunctionModel, af: AffineFacts, f: Form): LaneView {
+  // Asked by several checks for each access (the same form object): made once per function's facts and form.
+  let views = LANE_VIEWS.get(af);
+  if (views === undefined) LANE_VIEWS.set(af, views = new WeakMap());
+  let view = views.get(f);
+  if (view === undefined) views.set(f, view = computeLaneView(ctx, fn, af, f));
+  return view;
+}
+
+const LANE_VIEWS = new WeakMap<AffineFacts, WeakMap<Form, LaneView>>();
+
+function computeLaneView(ctx: AnalysisContext, fn: FunctionModel, af: AffineFacts, f: Form): LaneView {
   const decl = fn.decl.directives;
   const exact = decl.some((d) => d.name === '.reqntid') || (ctx.options.block !== undefined && !decl.some((d) => d.name === '.maxntid'));
   const tid = usesTid(af, f);

@@ -101,11 +101,13 @@ export function staticShared(ctx: AnalysisContext, kernel: FunctionModel): numbe
   const seen = new Set<string>([kernel.name]);
   const work = [kernel.name];
   const vars = new Set<VariableSymbol>();
+  // (One list for every instruction: this walks whole call trees.)
+  const names: A.NameExpr[] = [];
   while (work.length > 0) {
     const fn = ctx.function(work.pop()!);
     if (fn === undefined) continue;
     for (const ins of fn.instructions) {
-      const names: A.NameExpr[] = [];
+      names.length = 0;
       for (const o of ins.node.operands) namesIn(o, names);
       for (const n of names) {
         const s = fn.resolve(n);

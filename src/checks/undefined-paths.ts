@@ -266,8 +266,14 @@ export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use:
     if (seen.size > budget || --shared.left < 0) return true;
     const b = cfg.blocks[state.block]!;
     let facts = state.facts;
-    const last = new Map(state.last);
-    const preds = new Map(state.preds);
+    // Copied when first changed: a block that changes neither passes its maps on, and states that share
+    // a map share its text (`signature`).
+    let last: ReadonlyMap<number, number> = state.last;
+    let ownLast: Map<number, number> | undefined;
+    let preds: ReadonlyMap<number, Condition> = state.preds;
+    let ownPreds: Map<number, Condition> | undefined;
+    const writableLast = (): Map<number, number> => (last = ownLast ??= new Map(last));
+    const writablePreds = (): Map<number, Condition> => (preds = ownPreds ??= new Map(preds));
     let dead = false;
     for (let i = b.start; i < b.end && !dead; i++) {
       const node = fn.instructions[i]!.node;
@@ -282,19 +288,25 @@ export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use:
       }
       if (t.defStart[i + 1]! === t.defStart[i]!) continue;
       facts = forget(facts, i);
-      for (const p of preds.keys()) if (preds.get(p)!.deps.includes(i)) preds.delete(p);
+      let drop = false;
+      for (const p of preds.keys()) if (preds.get(p)!.deps.includes(i)) { drop = true; break; }
+      if (drop) {
+        const own = writablePreds();
+        for (const p of [...own.keys()]) if (own.get(p)!.deps.includes(i)) own.delete(p);
+      }
       for (let s = t.defStart[i]!; s < t.defStart[i + 1]!; s++) {
         const x = t.defReg[s]!;
         if (conds.watched.has(x)) {
-          if (runs === true && t.defKills[s] === 1) last.set(x, i);
-          else last.delete(x);
+          if (runs === true && t.defKills[s] === 1) {
+            if (last.get(x) !== i) writableLast().set(x, i);
+          } else if (last.has(x)) writableLast().delete(x);
         }
-        preds.delete(x);
+        if (preds.has(x)) writablePreds().delete(x);
       }
       if (node.opcode === 'setp' && runs === true) {
         const c = conds.compare(i, last);
         const p = node.operands[0]!.kind === 'Name' ? fn.resolve(node.operands[0]!) : undefined;
-        if (c !== undefined && p?.kind === 'register') preds.set(p.id, c);
+        if (c !== undefined && p?.kind === 'register') writablePreds().set(p.id, c);
       }
     }
     if (dead) continue;
