@@ -103,7 +103,7 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
     if (list === undefined) labelsAt.set(l.target, [l.name]);
     else list.push(l.name);
   }
-  const blocks: BasicBlock[] = starts.map((start, id) => {
+  const blocks: { -readonly [K in keyof BasicBlock]: BasicBlock[K] }[] = starts.map((start, id) => {
     const end = id + 1 < starts.length ? starts[id + 1]! : n;
     for (let i = start; i < end; i++) blockOf[i] = id;
     const labels = labelsAt.get(start) ?? [];
@@ -147,6 +147,13 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
     } else {
       fallsThrough();
     }
+  }
+
+  // Edge lists of their exact size: grown by `push` from empty, each held room for 17 entries, and a part
+  // keeps every function's graph.
+  for (const b of blocks) {
+    b.succs = b.succs.slice();
+    b.preds = b.preds.slice();
   }
 
   // Reachability from the entry.

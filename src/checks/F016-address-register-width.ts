@@ -3,7 +3,7 @@
 // integer at all.
 import type * as A from '../parser/ast.js';
 import type { InstructionMatch } from '../parser/isa/match.js';
-import { addressSize, registerUse, typedInstructions, type TypedInstruction } from './operand-typing.js';
+import { addressSize, operandAt, registerUse, typedInstructions, type TypedInstruction } from './operand-typing.js';
 import type { Check, CheckContext, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -72,8 +72,9 @@ export const F016: Check = {
     for (const t of typedInstructions(ctx.analysis)) {
       if (isHandleSection(t.match.spec.section)) continue;
       for (const slot of t.slots) {
-        if (slot.expr.kind !== 'Address') continue;
-        const base = baseName(slot.expr);
+        const e = operandAt(t, slot);
+        if (e.kind !== 'Address') continue;
+        const base = baseName(e);
         if (base === undefined) continue;
         const use = registerUse(t.fn, base);
         if (use === undefined) continue;

@@ -3,7 +3,7 @@
 import type * as A from '../parser/ast.js';
 import { TYPES } from '../parser/isa/type-rules.js';
 import { moduleTarget } from './header.js';
-import { typedInstructions, vectorType, type TypedInstruction } from './operand-typing.js';
+import { operandAt, typedInstructions, vectorType, type TypedInstruction } from './operand-typing.js';
 import type { Check, Finding } from './types.js';
 import { found, na } from './types.js';
 
@@ -39,7 +39,7 @@ function accessProblems(t: TypedInstruction, sm: number | undefined): { at: A.So
   const what = `${t.ins.node.opcode}${t.ins.node.modifiers.join('')}`;
   for (const slot of t.slots) {
     if (slot.spec.type !== 'type' || !slot.spec.kinds.includes('vec')) continue;
-    const e = slot.expr;
+    const e = operandAt(t, slot);
     const reg = e.kind === 'Name' ? t.fn.resolve(e) : undefined;
     const vreg = reg?.kind === 'register' && reg.vector !== undefined && e.kind === 'Name' && e.component === undefined ? reg.vector : undefined;
     if (vreg !== undefined) {
@@ -107,9 +107,10 @@ export const F018: Check = {
       const at = (range: A.SourceRange): Draft['location'] => ctx.locate(range, t.fn, t.ins.index);
       if (op === 'mov' && !t.match.groups.has('vec')) {
         for (const slot of t.slots) {
-          if (slot.expr.kind !== 'Vector') continue;
-          const problems = movProblems(t, slot.expr);
-          if (problems.length > 0) out.push({ message: `mov${t.ins.node.modifiers.join('')}: ${problems.join('; ')}`, location: at(slot.expr.range), function: t.fn.name });
+          const e = operandAt(t, slot);
+          if (e.kind !== 'Vector') continue;
+          const problems = movProblems(t, e);
+          if (problems.length > 0) out.push({ message: `mov${t.ins.node.modifiers.join('')}: ${problems.join('; ')}`, location: at(e.range), function: t.fn.name });
         }
         continue;
       }

@@ -11,16 +11,21 @@ import { TYPES, type TypeInfo } from '../parser/isa/type-rules.js';
 import type { OperandSpec } from '../parser/isa/types.js';
 import { fitsShape, shapeOf, type Shape } from './operand-shapes.js';
 
-/** One operand of an instruction, with the table's spec for its position. */
+/** One operand position of an instruction, with the table's spec for it. Shared by every instruction of one
+ *  match whose operands have the same shapes: the operand itself is `operandAt(t, slot)`. */
 export interface Slot {
   readonly spec: OperandSpec;
   /** Index in the instruction's operand list. */
   readonly position: number;
-  readonly expr: A.Expression;
   /** The type the position expects ('.u32'), when the spec names one the instruction chose. */
   readonly expected?: string;
   /** The instruction writes this operand. */
   readonly dest: boolean;
+}
+
+/** The operand of `t` in `slot`. */
+export function operandAt(t: TypedInstruction, slot: Slot): A.Expression {
+  return t.ins.node.operands[slot.position]!;
 }
 
 /** An instruction matched to the table, with its operands laid on one form. */
@@ -120,13 +125,9 @@ function chooseForm(ins: A.Instruction, shapes: readonly Shape[], match: Instruc
   return best?.specs;
 }
 
-/** An instruction's operands laid on a form: each position's spec and expected type, and whether it writes
- *  its first operand. The same for every instruction of one match whose operands have the same shapes. */
-interface Layout {
-  readonly specs: readonly OperandSpec[];
-  readonly expected: readonly (string | undefined)[];
-  readonly writes: boolean;
-}
+/** An instruction's operands laid on a form: a slot per position. The same for every instruction of one
+ *  match whose operands have the same shapes. */
+type Layout = readonly Slot[];
 
 /** Numbers for shapes (a handful of shared sets; `any` is 0), for layout keys. */
 const SHAPE_IDS = new WeakMap<ReadonlySet<string>, number>();
@@ -160,11 +161,15 @@ function layoutOf(ins: A.Instruction, match: InstructionMatch, fn: FunctionModel
   let layout = byShapes.get(key);
   if (layout === undefined) {
     const specs = match.unknown.length === 0 && match.missing.length === 0 ? chooseForm(ins, shapes, match) : undefined;
-    layout = specs === undefined ? null : {
-      specs,
-      expected: specs.map((spec) => adjust(match, spec, resolveType(spec, match))),
-      writes: writesFirstOperand(ins.opcode, ins.modifiers),
-    };
+    if (specs === undefined) layout = null;
+    else {
+      const writes = writesFirstOperand(ins.opcode, ins.modifiers);
+      layout = specs.map((spec, position): Slot => {
+        const expected = adjust(match, spec, resolveType(spec, match));
+        const dest = position === 0 && writes;
+        return expected === undefined ? { spec, position, dest } : { spec, position, expected, dest };
+      });
+    }
     byShapes.set(key, layout);
   }
   return layout ?? undefined;
@@ -173,17 +178,7 @@ function layoutOf(ins: A.Instruction, match: InstructionMatch, fn: FunctionModel
 function typeInstruction(fn: FunctionModel, ins: FlatInstruction): TypedInstruction | undefined {
   const match = matchInstruction(ins.node);
   if (match === undefined) return undefined;
-  const layout = layoutOf(ins.node, match, fn);
-  if (layout === undefined) return { fn, ins, match, slots: NO_SLOTS };
-  const slots: Slot[] = [];
-  for (let position = 0; position < layout.specs.length; position++) {
-    const spec = layout.specs[position]!;
-    const expected = layout.expected[position];
-    const expr = ins.node.operands[position]!;
-    const dest = position === 0 && layout.writes;
-    slots.push(expected === undefined ? { spec, position, expr, dest } : { spec, position, expr, expected, dest });
-  }
-  return { fn, ins, match, slots };
+  return { fn, ins, match, slots: layoutOf(ins.node, match, fn) ?? NO_SLOTS };
 }
 
 const NO_SLOTS: readonly Slot[] = [];

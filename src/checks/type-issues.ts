@@ -10,7 +10,7 @@ import type { FlatInstruction, FunctionModel } from '../cfg/symbols.js';
 import type * as A from '../parser/ast.js';
 import { TYPES, typeCompatible, wideRegisterAllowed, type TypeInfo } from '../parser/isa/type-rules.js';
 import {
-  inSections, isIntOrBit, LOAD_STORE_OPCODES, MATRIX_SECTIONS, literalAllowed, literalKind, registerUse, RELAXED_OPCODES, typedInstructions, vectorType,
+  inSections, isIntOrBit, LOAD_STORE_OPCODES, MATRIX_SECTIONS, literalAllowed, literalKind, operandAt, registerUse, RELAXED_OPCODES, typedInstructions, vectorType,
   type Slot, type TypedInstruction,
 } from './operand-typing.js';
 
@@ -119,7 +119,7 @@ function instructionIssues(t: TypedInstruction, out: TypeIssue[]): void {
   for (const slot of t.slots) {
     const expected = slot.expected;
     if (expected === undefined) continue;
-    const e = slot.expr;
+    const e = operandAt(t, slot);
     if (e.kind === 'PredPair') {
       judgeExpr(t, slot, expected, e.first, out);
       judgeExpr(t, slot, '.pred', e.second, out);

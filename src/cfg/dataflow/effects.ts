@@ -47,6 +47,10 @@ export function forgetEffects(fn: FunctionModel): void {
  *  and every loop over defs and uses would meet two kinds of array. */
 const NO_REGISTERS: readonly RegisterSymbol[] = [];
 
+/** Scratch lists for one instruction's registers (copied to their exact size once collected). */
+const DEFS: RegisterSymbol[] = [];
+const USES: RegisterSymbol[] = [];
+
 /** The registers an instruction writes and reads (guard included). */
 export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
   let perFn = fn === lastFn ? lastEffects : cache.get(fn);
@@ -59,8 +63,10 @@ export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
   const hit = perFn[ins.index];
   if (hit !== undefined) return hit;
   const node = ins.node;
-  const defs: RegisterSymbol[] = [];
-  const uses: RegisterSymbol[] = [];
+  const defs = DEFS;
+  const uses = USES;
+  defs.length = 0;
+  uses.length = 0;
   if (node.guard !== undefined) {
     const g = fn.resolveGuard(node.guard);
     if (g?.kind === 'register') uses.push(g);
@@ -81,7 +87,9 @@ export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
     }
     for (let i = first; i < ops.length; i++) collect(fn, ops[i]!, uses);
   }
-  const result = { defs: defs.length === 0 ? NO_REGISTERS : defs, uses: uses.length === 0 ? NO_REGISTERS : uses };
+  // Kept lists are exact copies: a list grown by `push` from empty holds room for 17 entries, and a part
+  // keeps two per instruction.
+  const result = { defs: defs.length === 0 ? NO_REGISTERS : defs.slice(), uses: uses.length === 0 ? NO_REGISTERS : uses.slice() };
   perFn[ins.index] = result;
   return result;
 }
