@@ -132,15 +132,16 @@ function lineOf(text: string, line: number): string {
 const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
 const sha256Hex = (data: string): string => oneShot !== undefined ? oneShot('sha256', data) : crypto.createHash('sha256').update(data).digest('hex');
 
-/** Fingerprints for `findings` (sorted by line), in the same order. */
-export function fingerprints(file: string, lines: (wanted: ReadonlySet<number>) => ReadonlyMap<number, string>, text: string, findings: readonly Finding[], sourceLine?: (file: string, line: number) => string | undefined): string[] {
+/** Fingerprints for check `id`'s `findings` (sorted by line), in the same order. */
+export function fingerprints(file: string, lines: (wanted: ReadonlySet<number>) => ReadonlyMap<number, string>, text: string, id: string,
+  findings: readonly Pick<Finding, 'location' | 'function'>[], sourceLine?: (file: string, line: number) => string | undefined): string[] {
   if (findings.length === 0) return [];
   const byLine = lines(new Set(findings.map((f) => f.location.line)));
   const seen = new Map<string, number>();
   return findings.map((f) => {
     const what = byLine.get(f.location.line) ?? lineOf(text, f.location.line);
     const src = f.location.source !== undefined ? sourceLine?.(f.location.source.file, f.location.source.line) ?? '' : '';
-    const key = [file, f.id, f.function ?? '', what, src.trim()].join('\u0000');
+    const key = `${file}\u0000${id}\u0000${f.function ?? ''}\u0000${what}\u0000${src.trim()}`;
     const n = seen.get(key) ?? 0;
     seen.set(key, n + 1);
     return sha256Hex(`${key}\u0000${n}`).slice(0, 32);
