@@ -217,12 +217,21 @@ function textOf<K, V>(texts: WeakMap<ReadonlyMap<K, V>, string>, m: ReadonlyMap<
   return t;
 }
 
-/** A state as text: equal texts, equal states (the search visits each once). Empty parts cost nothing. */
-function signature(st: State): string {
-  const facts = st.facts.size > 0 ? textOf(factsTexts, st.facts, factEntry, '|') : '';
-  const last = st.last.size > 0 ? textOf(lastTexts, st.last, lastEntry, ',') : '';
-  const preds = st.preds.size > 0 ? textOf(predsTexts, st.preds, predEntry, ',') : '';
+/** A state as a short key: equal keys, equal states (the search visits each once). Each part's text is
+ *  numbered (`ids`, one search's) so that the key stays short: a text of up to 24 facts is hundreds of
+ *  characters, and keys are hashed on every visit. Empty parts cost nothing. */
+function signature(st: State, ids: Map<string, number>): string {
+  const facts = st.facts.size > 0 ? idOf(ids, textOf(factsTexts, st.facts, factEntry, '|')) : 0;
+  const last = st.last.size > 0 ? idOf(ids, textOf(lastTexts, st.last, lastEntry, ',')) : 0;
+  const preds = st.preds.size > 0 ? idOf(ids, textOf(predsTexts, st.preds, predEntry, ',')) : 0;
   return `${st.block}#${facts}#${last}#${preds}`;
+}
+
+/** The number of `text` among one search's texts (from 1). */
+function idOf(ids: Map<string, number>, text: string): number {
+  let id = ids.get(text);
+  if (id === undefined) ids.set(text, id = ids.size + 1);
+  return id;
 }
 
 /**
@@ -256,11 +265,12 @@ export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use:
   const conds = ctx.analysis.get(fn, conditionsAnalysis);
   const live = ctx.analysis.get(fn, livenessAnalysis);
   const seen = new Set<string>();
+  const ids = new Map<string, number>();
   const work: State[] = [{ block: 0, facts: new Map(), last: new Map(), preds: new Map() }];
   while (work.length > 0) {
     const state = work.pop()!;
     if (state.block === cfg.exit) continue;
-    const sig = signature(state);
+    const sig = signature(state, ids);
     if (seen.has(sig)) continue;
     seen.add(sig);
     if (seen.size > budget || --shared.left < 0) return true;
