@@ -29,6 +29,12 @@ function isGlobalStore(ctx: CheckContext, fn: FunctionModel, ins: number): boole
   return (acc.provenance & global) !== 0 && (acc.provenance & ~global & ATOM_MASK) === 0;
 }
 
+const THREAD_SREGS = ['%tid', '%laneid'];
+const BLOCK_SREGS = ['%ctaid', '%clusterid', '%cluster_ctaid'];
+const READ_KNOWN = 1;
+const READS_THREAD = 2;
+const READS_BLOCK = 4;
+
 export const F078: Check = {
   meta: {
     id: 'F078',
@@ -83,6 +89,18 @@ export const F078: Check = {
         sideThreads.set(e, names);
         return names;
       };
+      // Which special registers each instruction reads, found once per instruction (slices of many stores
+      // share their instructions).
+      const reads = new Uint8Array(fn.instructions.length);
+      const readsOf = (d: number): number => {
+        let r = reads[d]!;
+        if (r === 0) {
+          const node = fn.instructions[d]!.node;
+          r = READ_KNOWN | (readsSreg(fn, node, THREAD_SREGS) ? READS_THREAD : 0) | (readsSreg(fn, node, BLOCK_SREGS) ? READS_BLOCK : 0);
+          reads[d] = r;
+        }
+        return r;
+      };
       for (const ins of fn.instructions) {
         const node = ins.node;
         if (node.opcode !== 'st' || node.modifiers.includes('.async')) continue;
@@ -93,10 +111,10 @@ export const F078: Check = {
         if (regs.length === 0 || !isGlobalStore(ctx, fn, ins.index)) continue;
         const slice = backwardSlice(ctx, fn, ins.index, regs, { limit: 512 });
         if (slice === undefined) continue;
-        const seeds = [...slice].filter((d) => readsSreg(fn, fn.instructions[d]!.node, ['%tid', '%laneid'])).sort((a, b) => a - b);
+        const seeds = [...slice].filter((d) => (readsOf(d) & READS_THREAD) !== 0).sort((a, b) => a - b);
         if (seeds.length === 0) continue;
         // A grid-wide index: the block index takes part too (a block-local one stays below the block size).
-        if (![...slice].some((d) => readsSreg(fn, fn.instructions[d]!.node, ['%ctaid', '%clusterid', '%cluster_ctaid']))) continue;
+        if (![...slice].some((d) => (readsOf(d) & READS_BLOCK) !== 0)) continue;
         judged++;
         const seedNames = new Set(seeds.flatMap((d) => threadSregs(fn, fn.instructions[d]!.node)));
         /** A comparison side computed from a thread-index read the address is computed from too. */
