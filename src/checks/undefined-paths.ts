@@ -74,7 +74,12 @@ class Conditions {
   /** How many guards read each predicate register. */
   private readonly guardReads = new Map<number, number>();
 
+  /** 1 for every instruction some condition made so far depends on: a fact or a predicate's condition can
+   *  only depend on those, so executing any other drops nothing (most instructions, on every path). */
+  readonly dependedOn: Uint8Array;
+
   constructor(private readonly fn: FunctionModel, private readonly rd: ReachingDefinitions) {
+    this.dependedOn = new Uint8Array(fn.instructions.length);
     const groups = new Map<string, { ins: number; a: string; b: string }[]>();
     fn.instructions.forEach((ins, i) => {
       if (ins.node.guard !== undefined) {
@@ -146,6 +151,7 @@ class Conditions {
     const b = this.operand(ins, node.operands[2]!, last, deps);
     if (a === undefined || b === undefined) return undefined;
     const c = canonical(cmp, type);
+    for (const d of deps) this.dependedOn[d] = 1;
     return { key: `${c.cmp}${type}(${a.key};${b.key})`, op: `${c.cmp}${type}`, a: a.shape, b: b.shape, negated: c.negated, deps };
   }
 
@@ -165,7 +171,11 @@ class Conditions {
       if (defs.length === 0) return undefined;
       c = defs.length === 1 && defs[0] !== ENTRY ? this.compare(defs[0]!, NO_WRITES) : undefined;
       if (c === undefined && (this.guardReads.get(p.id) ?? 0) < 2) return undefined;
-      c ??= { key: `p${p.id}@${defs.join(',')}`, negated: false, deps: defs.filter((d) => d !== ENTRY), reg: p.id };
+      if (c === undefined) {
+        const deps = defs.filter((d) => d !== ENTRY);
+        for (const d of deps) this.dependedOn[d] = 1;
+        c = { key: `p${p.id}@${defs.join(',')}`, negated: false, deps, reg: p.id };
+      }
     }
     return guard.negated ? { ...c, negated: !c.negated } : c;
   }
@@ -367,9 +377,10 @@ export function undefinedReadFeasible(ctx: CheckContext, fn: FunctionModel, use:
         else if (guard !== undefined && !partial(fn, node)) facts = assume(facts, guard, false);
       }
       if (t.defStart[i + 1]! === t.defStart[i]!) continue;
-      facts = forget(facts, i);
+      const depended = conds.dependedOn[i] === 1;
+      if (depended) facts = forget(facts, i);
       let drop = false;
-      for (const p of preds.keys()) if (preds.get(p)!.deps.includes(i)) { drop = true; break; }
+      if (depended) for (const p of preds.keys()) if (preds.get(p)!.deps.includes(i)) { drop = true; break; }
       if (drop) {
         const own = writablePreds();
         for (const p of [...own.keys()]) if (own.get(p)!.deps.includes(i)) own.delete(p);
