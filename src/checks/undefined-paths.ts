@@ -240,42 +240,35 @@ class VisitedStates {
     return h;
   }
 
-  private factsHash(m: Facts): number {
+  /** A map's hash: the sum of its entries' (in any order), computed once per map. */
+  private hashOf<K, V>(m: ReadonlyMap<K, V>, entry: (k: K, v: V) => number): number {
     if (m.size === 0) return 0;
     let h = this.mapHashes.get(m);
     if (h === undefined) {
       h = 0;
-      for (const k of m.keys()) h = (h + mix(this.keyHash(k) + (m.get(k)!.value ? 1 : 0))) | 0;
+      for (const k of m.keys()) h = (h + mix(entry(k, m.get(k)!))) | 0;
       this.mapHashes.set(m, h);
     }
     return h;
+  }
+
+  private factsHash(m: Facts): number {
+    return this.hashOf(m, this.factEntry);
   }
 
   private lastHash(m: ReadonlyMap<number, number>): number {
-    if (m.size === 0) return 0;
-    let h = this.mapHashes.get(m);
-    if (h === undefined) {
-      h = 0;
-      for (const r of m.keys()) h = (h + mix(Math.imul(r, 0x9e3779b1) ^ m.get(r)!)) | 0;
-      this.mapHashes.set(m, h);
-    }
-    return h;
+    return this.hashOf(m, lastEntry);
   }
 
   private predsHash(m: ReadonlyMap<number, Condition>): number {
-    if (m.size === 0) return 0;
-    let h = this.mapHashes.get(m);
-    if (h === undefined) {
-      h = 0;
-      for (const r of m.keys()) {
-        const c = m.get(r)!;
-        h = (h + mix(Math.imul(r, 0x85ebca6b) ^ (this.keyHash(c.key) + (c.negated ? 1 : 0)))) | 0;
-      }
-      this.mapHashes.set(m, h);
-    }
-    return h;
+    return this.hashOf(m, this.predEntry);
   }
+
+  private readonly factEntry = (k: string, f: Fact): number => this.keyHash(k) + (f.value ? 1 : 0);
+  private readonly predEntry = (r: number, c: Condition): number => Math.imul(r, 0x85ebca6b) ^ (this.keyHash(c.key) + (c.negated ? 1 : 0));
 }
+
+const lastEntry = (r: number, d: number): number => Math.imul(r, 0x9e3779b1) ^ d;
 
 /** A 32-bit integer mixer (murmur3's finalizer). */
 function mix(x: number): number {
