@@ -31,27 +31,28 @@ function sourceNote(l: Location): string {
   return l.source === undefined ? '' : ` [${l.source.file}:${l.source.line}]`;
 }
 
-function excerpt(text: string, l: Location): string[] {
+function excerpt(lines: string[], text: string, l: Location): void {
   const src = textOfLine(text, l.line);
-  if (src.length > 300) return [];
+  if (src.length > 300) return;
   const pad = src.slice(0, l.column - 1).replace(/[^\t]/g, ' ');
   const width = l.endLine === l.line ? Math.max(1, l.endColumn - l.column) : Math.max(1, src.length - l.column + 1);
-  return [`      ${src}`, `      ${pad}${'^'.repeat(width)}`];
+  lines.push(`      ${src}`, `      ${pad}${'^'.repeat(width)}`);
 }
 
 export interface SourceReader {
   (file: string, line: number): string | undefined;
 }
 
-function renderFinding(c: ChalkInstance, f: Finding, text: string | undefined, source?: SourceReader, fromCuda = false): string[] {
+/** Appends a finding's lines to `lines` (the report's own list: a module may have 30,000 findings). */
+function renderFinding(lines: string[], c: ChalkInstance, f: Finding, text: string | undefined, source?: SourceReader, fromCuda = false): void {
   // For a CUDA source the .cu line leads and the PTX position stands beside it.
   const src0 = f.location.source;
   const where = fromCuda && src0 !== undefined ? `${src0.file.split('/').pop()}:${src0.line}` : `${f.location.line}:${f.location.column}`.padEnd(8);
   const ptxBeside = fromCuda && src0 !== undefined ? c.gray(` (PTX ${f.location.line}:${f.location.column})`) : '';
   const sev = paint(c, f.severity)(f.severity.padEnd(8));
   const sup = f.suppressed === undefined ? '' : c.gray(` (suppressed${f.suppressed.reason !== undefined ? `: ${f.suppressed.reason}` : ''})`);
-  const lines = [`  ${where} ${sev} ${c.bold(f.id)} ${f.message}${fromCuda ? ptxBeside : c.gray(sourceNote(f.location))}${sup}`];
-  if (text !== undefined) lines.push(...excerpt(text, f.location));
+  lines.push(`  ${where} ${sev} ${c.bold(f.id)} ${f.message}${fromCuda ? ptxBeside : c.gray(sourceNote(f.location))}${sup}`);
+  if (text !== undefined) excerpt(lines, text, f.location);
   const src = f.location.source;
   const srcText = src === undefined ? undefined : source?.(src.file, src.line);
   if (src !== undefined && srcText !== undefined) lines.push(`      ${c.gray(`${src.file}:${src.line} |`)} ${srcText.trim()}`);
@@ -64,7 +65,6 @@ function renderFinding(c: ChalkInstance, f: Finding, text: string | undefined, s
     lines.push(`      ${c.gray('runtime:')} ${color(k.status === 'not-run' ? k.evidence : k.status)}${k.tool !== undefined ? ` by ${k.tool}` : ''}${k.device !== undefined ? ` on ${k.device}` : ''}${k.status !== 'not-run' ? ` — ${k.evidence}` : ''}`);
   }
   for (const r of f.related ?? []) lines.push(`      ${c.gray('see')} ${r.location.line}:${r.location.column}${sourceNote(r.location)} ${r.message}`);
-  return lines;
 }
 
 function renderScorecard(c: ChalkInstance, outcomes: readonly CheckOutcome[]): string[] {
@@ -119,7 +119,7 @@ export function formatText(result: AnalysisResult, options: TextOptions): string
       continue;
     }
     const r = f.report;
-    if (!options.quiet) for (const finding of r.findings) out.push(...renderFinding(c, finding, f.text, options.source, f.compiledFrom === 'cuda'));
+    if (!options.quiet) for (const finding of r.findings) renderFinding(out, c, finding, f.text, options.source, f.compiledFrom === 'cuda');
     if (options.falsify) out.push(...renderScorecard(c, r.outcomes));
     const open = r.findings.filter((x) => x.suppressed === undefined).length;
     const suppressed = r.findings.length - open;
