@@ -3,7 +3,7 @@
 import type { AnalysisContext } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
 import type * as A from '../parser/ast.js';
-import { affineAnalysis, subForms, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
+import { affineAnalysis, formKey, subForms, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
 import { isUnknown, rangeAnalysis, type RangeFacts } from '../cfg/dataflow/ranges.js';
 import { ENTRY, reachingDefinitionsAnalysis } from '../cfg/dataflow/reaching-definitions.js';
 import { assumptionsAndSilencing, memoryAccesses, opText } from './memory.js';
@@ -142,8 +142,7 @@ class Threads {
   /** A thread-only form's value for every thread (not to be written: the same forms recur across a
    *  function's accesses and conditions, and each is evaluated once). */
   all(f: Form): Float64Array {
-    let key = `${f.c}`;
-    for (const term of f.terms) key += `,${term.sym}*${term.coef}`;
+    const key = formKey(f);
     let out = this.forms.get(key);
     if (out !== undefined) return out;
     out = new Float64Array(this.count).fill(f.c);

@@ -39,7 +39,7 @@
 // - two atomics never race with each other.
 import type { AnalysisContext, FunctionAnalysis } from '../cfg/context.js';
 import type { FunctionModel } from '../cfg/symbols.js';
-import { accessBytes, addScaled, PRODUCT, symForm, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
+import { accessBytes, addScaled, formKey, PRODUCT, symForm, type AffineFacts, type AffineSymbol, type Form } from '../cfg/dataflow/affine.js';
 import { rangeAnalysis, type RangeFacts } from '../cfg/dataflow/ranges.js';
 import { constValue, cutFreeReach, syncFactsAnalysis, type SyncFacts, type ThreadBox } from './sync-facts.js';
 import { threadOverlap, type OverlapContext, type OverlapSide, type ThreadOverlap } from './thread-overlap.js';
@@ -182,7 +182,6 @@ class Interner<T extends object> {
     return id;
   }
 }
-const formText = (f: Form): string => `${f.c}:${f.terms.map((t) => `${t.sym}*${t.coef}`).join(',')}`;
 const boxText = (b: ThreadBox): string => `${b.x.join('..')}/${b.y.join('..')}/${b.z.join('..')}`;
 
 type RankTerms = readonly { readonly dim: number; readonly coef: number }[];
@@ -347,7 +346,7 @@ function computeRaces(ctx: AnalysisContext, fn: FunctionModel): SharedRaces {
     : extents[1] === 1 && extents[2] === 1 ? [{ dim: 0, coef: 1 }] : undefined;
 
   const memo = new Map<string, ThreadOverlap>();
-  const forms = new Interner<Form>(formText);
+  const forms = new Interner<Form>(formKey);
   const boxIds = new Interner<ThreadBox>(boxText);
   // One overlap context per function (made at the first pair tested), told each pair's loops.
   let oc: RaceOverlapContext | undefined;

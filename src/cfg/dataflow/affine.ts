@@ -95,6 +95,13 @@ export function coefOf(f: Form, sym: number): number {
   return 0;
 }
 
+/** A form as text (`c,sym*coef,...`): equal texts, equal constant and terms. A key for memo tables. */
+export function formKey(f: Form): string {
+  let key = `${f.c}`;
+  for (const t of f.terms) key += `,${t.sym}*${t.coef}`;
+  return key;
+}
+
 export function formEquals(a: Form, b: Form): boolean {
   if (a === b) return true;
   if (a.c !== b.c || a.mayWrap !== b.mayWrap || a.terms.length !== b.terms.length) return false;
@@ -1074,8 +1081,7 @@ class AffineEngine {
   }
 
   shrSym(of: Form, shift: number, signed: boolean, width: number): number {
-    let key = `d:${shift}:${signed ? 's' : 'u'}${width}:${of.c}`;
-    for (const t of of.terms) key += `,${t.sym}*${t.coef}`;
+    const key = `d:${shift}:${signed ? 's' : 'u'}${width}:${formKey(of)}`;
     return this.keyedSym(key, (id) => new ShrSym(id, of, shift, signed, width, this), of.terms.map((t) => t.sym), true);
   }
 
