@@ -187,7 +187,9 @@ export function analyzeText(text: string, file: string, options: AnalyzeOptions 
  * Analyzes PTX text as one file with its parts checked by `options.partJobs` worker threads (the same
  * report as `analyzeText`); as `analyzeText` when there are no worker threads to use.
  */
-export async function analyzeTextInParts(text: string, file: string, options: AnalyzeOptions = {}): Promise<FileAnalysis> {
+export async function analyzeTextInParts(text: string, file: string, given: AnalyzeOptions = {}): Promise<FileAnalysis> {
+  // (One source reader for the fingerprints made as the parts come and for the report's.)
+  const options: AnalyzeOptions = { ...given, sourceLine: given.sourceLine ?? sourceLineReader() };
   const limit = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
   const jobs = partThreads(text.length, options.partJobs ?? 1, limit);
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
@@ -197,7 +199,7 @@ export async function analyzeTextInParts(text: string, file: string, options: An
   try {
     const refusal = refused(text, file, options);
     if (refusal !== undefined) return refusal;
-    const early = options.ptxas === true ? undefined : startParts(text, options, workers);
+    const early = options.ptxas === true ? undefined : startParts(text, options, workers, { file, sourceLine: options.sourceLine });
     mark('parts given');
     // With parts given, the declarations alone: the part threads parse the bodies.
     const p = prepareAnalysis(text, file, options, true, early === undefined ? undefined : bodiesOf(early.planned));

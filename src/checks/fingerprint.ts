@@ -132,11 +132,14 @@ function lineOf(text: string, line: number): string {
 const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
 const sha256Hex = (data: string): string => oneShot !== undefined ? oneShot('sha256', data) : crypto.createHash('sha256').update(data).digest('hex');
 
-/** Fingerprints for check `id`'s `findings` (sorted by line), in the same order. */
-export function fingerprints(file: string, lines: (wanted: ReadonlySet<number>) => ReadonlyMap<number, string>, text: string, id: string,
-  findings: readonly Pick<Finding, 'location' | 'function'>[], sourceLine?: (file: string, line: number) => string | undefined): string[] {
-  if (findings.length === 0) return [];
-  const byLine = lines(new Set(findings.map((f) => f.location.line)));
+type Located = Pick<Finding, 'location' | 'function'>;
+
+/** The order findings are fingerprinted and reported in: by line, then column (a stable sort keeps the rest). */
+export const byPosition = (a: Located, b: Located): number => a.location.line - b.location.line || a.location.column - b.location.column;
+
+/** Fingerprints of `findings` (sorted by line), what stands on their lines given (`byLine`, else the line's text). */
+export function keyedPrints(file: string, id: string, text: string, byLine: ReadonlyMap<number, string>, findings: readonly Located[],
+  sourceLine?: (file: string, line: number) => string | undefined): string[] {
   const seen = new Map<string, number>();
   return findings.map((f) => {
     const what = byLine.get(f.location.line) ?? lineOf(text, f.location.line);
@@ -146,4 +149,30 @@ export function fingerprints(file: string, lines: (wanted: ReadonlySet<number>) 
     seen.set(key, n + 1);
     return sha256Hex(`${key}\u0000${n}`).slice(0, 32);
   });
+}
+
+/**
+ * Fingerprints for check `id`'s `findings` (sorted by line), in the same order. `known` gives those made
+ * beforehand (src/checks/early-prints.ts: every finding of the check in one function, or none of them); when
+ * a function has findings with and without one, all are made here.
+ */
+export function fingerprints(file: string, lines: (wanted: ReadonlySet<number>) => ReadonlyMap<number, string>, text: string, id: string,
+  findings: readonly Located[], sourceLine?: (file: string, line: number) => string | undefined, known?: (f: Located) => string | undefined): string[] {
+  if (findings.length === 0) return [];
+  const prints: (string | undefined)[] = known === undefined ? [] : findings.map(known);
+  // A finding's key names its function: a function's findings all known, or all not, count their repeats alike.
+  const knownIn = new Set<string | undefined>();
+  for (let i = 0; i < prints.length; i++) if (prints[i] !== undefined) knownIn.add(findings[i]!.function);
+  const rest: number[] = [];
+  for (let i = 0; i < findings.length; i++) {
+    if (prints[i] !== undefined) continue;
+    if (knownIn.has(findings[i]!.function)) return fingerprints(file, lines, text, id, findings, sourceLine);
+    rest.push(i);
+  }
+  if (rest.length === 0) return prints as string[];
+  const todo = rest.length === findings.length ? findings : rest.map((i) => findings[i]!);
+  const made = keyedPrints(file, id, text, lines(new Set(todo.map((f) => f.location.line))), todo, sourceLine);
+  if (todo === findings) return made;
+  for (let k = 0; k < rest.length; k++) prints[rest[k]!] = made[k];
+  return prints as string[];
 }

@@ -7,7 +7,9 @@ import type { FunctionModel } from '../cfg/symbols.js';
 import type { Comment, Module } from '../parser/ast.js';
 import { commentsOutsideBodies, commentsWithin } from './comments.js';
 import { instructionIndex, instructionsOnLines, instructionsOnLinesOf, joinIndexes, type InstructionIndex } from './fingerprint.js';
+import type { EarlyPrints } from './early-prints.js';
 import { collectSuppressions, isSuppression } from './suppressions.js';
+import type { Finding } from './types.js';
 
 /** What the report needs of a module once its checks have run. */
 export interface ModuleOutline {
@@ -15,10 +17,17 @@ export interface ModuleOutline {
   readonly functions: readonly { readonly name: string; readonly isEntry: boolean; readonly line: number }[];
   /** What stands on each of the `wanted` lines of the text (see `instructionsOnLines`). */
   readonly lines: (wanted: ReadonlySet<number>) => ReadonlyMap<number, string>;
+  /** Fingerprints made before the report (src/checks/early-prints.ts). */
+  readonly known?: (f: Pick<Finding, 'location' | 'function'>) => string | undefined;
 }
 
 // (Each closure in a scope of its own: a closure keeps every variable its scope's closures capture.)
 const linesNow = (index: InstructionIndex, text: string) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> => instructionsOnLines(index, text, wanted);
+/** `linesNow` over the parts' indexes, joined when first asked (with every fingerprint made early, never). */
+const linesJoined = (indexes: readonly InstructionIndex[], text: string): ModuleOutline['lines'] => {
+  let joined: InstructionIndex | undefined;
+  return (wanted) => instructionsOnLines(joined ??= joinIndexes(indexes), text, wanted);
+};
 const linesLater = (functions: readonly FunctionModel[], text: string) => (wanted: ReadonlySet<number>): ReadonlyMap<number, string> =>
   instructionsOnLinesOf(functions, text, wanted);
 
@@ -48,14 +57,17 @@ export function partOutline(module: Module, functions: readonly FunctionModel[])
 /**
  * The outline of a module from a tree of its declarations (`module`, its function bodies left out) and what
  * the part threads sent of every part (in module order); `bodies`, the declaration offsets of the functions
- * with bodies.
+ * with bodies; `prints`, fingerprints made as the parts came.
  */
-export function partsOutline(module: Module, text: string, bodies: ReadonlySet<number>, parts: readonly PartOutline[]): ModuleOutline {
+export function partsOutline(module: Module, text: string, bodies: ReadonlySet<number>, parts: readonly PartOutline[], prints?: EarlyPrints): ModuleOutline {
   // (The declarations' tree holds a body only where the fast parser gave way to the reference parser.)
   const comments = [...commentsOutsideBodies(module), ...parts.flatMap((p) => p.comments)].sort((x, y) => x.range.offset - y.range.offset);
   const functions: { name: string; isEntry: boolean; line: number }[] = [];
   for (const s of module.statements) {
     if (s.kind === 'Function' && bodies.has(s.range.offset)) functions.push({ name: s.name, isEntry: s.isEntry, line: s.range.line });
   }
-  return { suppressions: collectSuppressions(comments), functions, lines: linesNow(joinIndexes(parts.map((p) => p.index)), text) };
+  return {
+    suppressions: collectSuppressions(comments), functions, lines: linesJoined(parts.map((p) => p.index), text),
+    ...(prints !== undefined ? { known: (f: Pick<Finding, 'location' | 'function'>) => prints.get(f) } : {}),
+  };
 }

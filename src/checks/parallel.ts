@@ -21,6 +21,7 @@ import { endPosition, parsePtx, scanFunctionBodies, type FunctionBody } from '..
 import { lineStartsOf } from '../parser/ranges.js';
 import type { FileReport, PreparedRun, RawResult, RunOptions } from './run.js';
 import { MIN_PART_THREAD_BYTES, PartResults, PartSummaries, chunkBytesFor, checkContext, checkPart, checkWhole, partition, planChecks, runSelected, selectChecks } from './run.js';
+import { EarlyPrints } from './early-prints.js';
 import { partsOutline, type PartOutline } from './outline.js';
 import type { PartSummary } from './run.js';
 import type { Check, CheckContext, ResourceUsage } from './types.js';
@@ -137,6 +138,8 @@ export class PartWorkers {
   private messages: (PartMessage | undefined)[] = [];
   /** Called when the last part's message has come. */
   private allIn: (() => void) | undefined;
+  /** Called with each part's message as it comes. */
+  private onPart: ((m: PartMessage) => void) | undefined;
   private missing = 0;
 
   private constructor(count: number, memoryLimitMb: number, script: URL, Worker: typeof WorkerType) {
@@ -144,8 +147,14 @@ export class PartWorkers {
       const w = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb, maxYoungGenerationSizeMb: PART_YOUNG_GENERATION_MB } });
       this.workers.push(w);
       w.on('message', (m: PartMessage) => {
-        if (this.messages[m.part] === undefined && --this.missing === 0) this.allIn?.();
+        const first = this.messages[m.part] === undefined;
         this.messages[m.part] = m;
+        try {
+          if (first) this.onPart?.(m);
+        } catch {
+          // (What it would have made early is made after the last part.)
+        }
+        if (first && --this.missing === 0) this.allIn?.();
       });
       // A worker that fails (out of memory) leaves its part unchecked: the main thread checks it.
       w.on('error', () => undefined);
@@ -169,10 +178,12 @@ export class PartWorkers {
   /** Sends the work to as many workers as it has parts (the others end); resolves with each part's message
    *  (undefined: not checked) once every part's has come, or every worker has ended (one failed). Not on
    *  their ends alone: the threads took up to 0.4 s to end after the last message on the bench host
-   *  (docs/performance.md); they end meanwhile, and `stop` waits for them. */
-  check(work: PartWork): Promise<(PartMessage | undefined)[]> {
+   *  (docs/performance.md); they end meanwhile, and `stop` waits for them. `onPart` is called with each
+   *  part's message as it comes (what throws there is ignored). */
+  check(work: PartWork, onPart?: (m: PartMessage) => void): Promise<(PartMessage | undefined)[]> {
     const messages = new Array<PartMessage | undefined>(work.parts.length).fill(undefined);
     this.messages = messages;
+    this.onPart = onPart;
     this.missing = work.parts.length;
     const allIn = new Promise<void>((resolve) => { this.allIn = resolve; });
     // The text once, in shared memory: posted as a string, it was serialized once per thread (a buffer of
@@ -257,6 +268,14 @@ function planRun(run: PreparedRun): Planned | undefined {
 export interface StartedParts {
   readonly planned: Planned;
   readonly checked: Promise<(PartMessage | undefined)[]>;
+  /** Fingerprints made as the parts came (when the run's file and source reader were given). */
+  readonly prints?: EarlyPrints;
+}
+
+/** What fingerprints need besides the module: the run's `RunOptions.file` and `sourceLine`. */
+export interface PrintContext {
+  readonly file: string;
+  readonly sourceLine?: (file: string, line: number) => string | undefined;
 }
 
 /** The function bodies for this thread's parse to leave out (`{` offset → offset after `}`). */
@@ -271,9 +290,14 @@ export function bodiesOf(planned: Planned): ReadonlyMap<number, number> {
  * from its tree (`runInParts`). When it can, this thread parses the module's declarations only
  * (`StartedParts.bodies`, to leave out), and the workers summarize the parts for the rest.
  */
-export function startParts(text: string, options: RunOptions, workers: PartWorkers): StartedParts | undefined {
+export function startParts(text: string, options: RunOptions, workers: PartWorkers, print?: PrintContext): StartedParts | undefined {
   const planned = planParts(text, options);
-  return planned === undefined ? undefined : { planned, checked: workers.check(planned.work) };
+  if (planned === undefined) return undefined;
+  const { work } = planned;
+  if (print === undefined) return { planned, checked: workers.check(work) };
+  // (The main thread is idle until the last part: fingerprints are made meanwhile, src/checks/early-prints.ts.)
+  const prints = new EarlyPrints(text, print.file, work.bodies, print.sourceLine);
+  return { planned, prints, checked: workers.check(work, (m) => prints.add(m, work.parts[m.part]!)) };
 }
 
 /** The plan `startParts` gives the workers (this thread to parse the declarations only). */
@@ -323,8 +347,8 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
   if (!work.outline) run.release();
   mark('released');
   const messages = await checked;
-  mark('parts done');
-  const report = reportOfParts(run, planned, messages, first);
+  mark(`parts done (${early?.prints?.made ?? 0} fingerprints made as they came)`);
+  const report = reportOfParts(run, planned, messages, first, early?.prints);
   await own?.stop();
   return report;
 }
@@ -332,9 +356,10 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
 /**
  * The report from what the parts gave (`messages`, undefined where no worker posted) and the results of
  * the checks run on this thread's whole tree (`first`); undefined when the run's tree holds declarations
- * only (`PartWork.outline`) and a part was not checked.
+ * only (`PartWork.outline`) and a part was not checked. `prints`: fingerprints made as the parts came.
  */
-export function reportOfParts(run: PreparedRun, planned: Planned, messages: readonly (PartMessage | undefined)[], first: ReadonlyMap<string, RawResult> = new Map()): FileReport | undefined {
+export function reportOfParts(run: PreparedRun, planned: Planned, messages: readonly (PartMessage | undefined)[], first: ReadonlyMap<string, RawResult> = new Map(),
+  prints?: EarlyPrints): FileReport | undefined {
   const { partwise, split, work } = planned;
   if (work.outline && messages.some((m) => m?.results === undefined)) return undefined;
   let again: ReturnType<typeof wholeAgain> | undefined;
@@ -363,7 +388,7 @@ export function reportOfParts(run: PreparedRun, planned: Planned, messages: read
   }
   releaseCompiled();
   const outline = work.outline
-    ? partsOutline(run.ctx.module, work.text, new Set(work.bodies.map((b) => b.decl)), messages.map((m) => m!.outline!))
+    ? partsOutline(run.ctx.module, work.text, new Set(work.bodies.map((b) => b.decl)), messages.map((m) => m!.outline!), prints)
     : undefined;
   const report = run.finish(results.out, outline);
   mark('report assembled');

@@ -9,7 +9,7 @@ import { CATALOG } from './catalog.js';
 import { SEEDS_PROFILE } from './catalog.js';
 import { CHECKS } from './index.js';
 import { band, DEFAULT_MIN_SCORE, exitCodeOf, scoreChecks, type Band, type Score, type Status } from './score.js';
-import { fingerprints } from './fingerprint.js';
+import { byPosition, fingerprints } from './fingerprint.js';
 import { outline, type ModuleOutline } from './outline.js';
 import type { Check, CheckContext, CheckId, CheckResult, Finding, Location, ResourceUsage, Severity } from './types.js';
 
@@ -437,8 +437,8 @@ function assemble(text: string, options: RunOptions, module: ModuleOutline, skip
     }
     const sorted = result.findings
       .filter((f) => options.kernel === undefined || f.function === undefined || f.function === options.kernel)
-      .sort((a, b) => a.location.line - b.location.line || a.location.column - b.location.column);
-    const prints = fingerprints(options.file ?? '', module.lines, text, id, sorted, options.sourceLine);
+      .sort(byPosition);
+    const prints = fingerprints(options.file ?? '', module.lines, text, id, sorted, options.sourceLine, module.known);
     const findings: Finding[] = sorted.map((f, i) => {
       const s = suppressions.lookup(id, f.location.line);
       const suppressed = s !== undefined ? { by: 'comment' as const, ...s }
@@ -455,7 +455,8 @@ function assemble(text: string, options: RunOptions, module: ModuleOutline, skip
   const hasCritical = outcomes.some((o) => o.findings.some((f) => f.suppressed === undefined && f.severity === 'critical'));
   const b = band(score.score, options.minScore ?? DEFAULT_MIN_SCORE, hasCritical);
   const findings = outcomes.flatMap((o) => o.findings)
-    .sort((a, b2) => a.location.line - b2.location.line || a.location.column - b2.location.column || a.id.localeCompare(b2.id));
+    // (Ids are F and three digits: code-unit order is `localeCompare`'s, without its cost on 30,000 findings.)
+    .sort((a, b2) => a.location.line - b2.location.line || a.location.column - b2.location.column || (a.id < b2.id ? -1 : a.id > b2.id ? 1 : 0));
   // Each check's unsuppressed findings counted per function in one pass (not a pass per function and check:
   // 300 functions × 30,000 findings on a large module).
   const perFunction = outcomes.map((o) => {

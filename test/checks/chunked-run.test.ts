@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { CHECKS } from '../../src/checks/index.js';
 import { bodiesOf, planParts, reportOfParts } from '../../src/checks/parallel.js';
 import { checkOnePart } from '../../src/checks/part-check.js';
+import { EarlyPrints } from '../../src/checks/early-prints.js';
 import { prepareRun, runChecks } from '../../src/checks/run.js';
 import type { CheckOutcome } from '../../src/checks/run.js';
 import { parsePtx } from '../../src/parser/parse.js';
@@ -72,8 +73,9 @@ describe('checking a module part by part changes nothing', () => {
 
 const byId = new Map(CHECKS.map((c) => [c.meta.id as string, c]));
 
-/** The report of `text` checked as part threads check it (one part per function), on this thread. */
-function asPartThreads(text: string): ReturnType<typeof runChecks> | undefined {
+/** The report of `text` checked as part threads check it (one part per function), on this thread; with
+ *  `prints`, fingerprints made as each part comes, as `analyzeTextInParts` makes them (file `FILE`). */
+function asPartThreads(text: string, prints?: (p: EarlyPrints) => void): ReturnType<typeof runChecks> | undefined {
   const planned = planParts(text, { chunkBytes: 1 });
   if (planned === undefined) return undefined;
   const declarations = parsePtx(text, { skipBodies: bodiesOf(planned) });
@@ -83,8 +85,14 @@ function asPartThreads(text: string): ReturnType<typeof runChecks> | undefined {
   const checks = work.checks.map((id) => byId.get(id)!);
   const split = work.split.map((id) => byId.get(id)!);
   const messages = work.parts.map((_, i) => checkOnePart(work, checks, split, i));
-  return reportOfParts(prepareRun(declarations.module, text, { chunkBytes: 1 }), planned, messages);
+  if (prints === undefined) return reportOfParts(prepareRun(declarations.module, text, { chunkBytes: 1 }), planned, messages);
+  const early = new EarlyPrints(text, FILE, work.bodies);
+  for (const m of messages) early.add(m, work.parts[m.part]!);
+  prints(early);
+  return reportOfParts(prepareRun(declarations.module, text, { chunkBytes: 1, file: FILE }), planned, messages, undefined, early);
 }
+
+const FILE = 'kernel.ptx';
 
 // Module-level findings of every split check across parts: a body's non-ASCII comment (F010), a label twice
 // (F004), a directive newer than .version in a body (F008), recursion through a callee in another part (F064),
@@ -166,16 +174,53 @@ describe('checking the parts as part threads do changes nothing', () => {
     expect(whole.findings.filter((f) => f.id === 'F040')).toHaveLength(1);
   });
 
+  it('makes the fingerprints of a function\'s findings as its part comes, the same as the report\'s', () => {
+    const whole = runChecks(parsePtx(acrossParts).module, acrossParts, { chunkBytes: 1, file: FILE });
+    let made = 0;
+    const threads = asPartThreads(acrossParts, (p) => { made = p.made; })!;
+    expect(threads.findings.map((f) => f.fingerprint)).toEqual(whole.findings.map((f) => f.fingerprint));
+    // The split checks' findings are joined on this thread, after the parts; the others' are made early.
+    const functionLevel = whole.findings.filter((f) => f.function !== undefined && byId.get(f.id)!.split === undefined);
+    expect(functionLevel.length).toBeGreaterThan(0);
+    expect(made).toBe(functionLevel.length);
+  });
+
+  it('leaves a function whose findings share a line with another function\'s body to the report', () => {
+    // Two kernels on one line: what stands on it is the first kernel's instruction, which the second's part
+    // lacks. Each kernel's mov to a register it never reads is a dead store (F073).
+    const oneLine = `.version 7.0
+.target sm_90
+.address_size 64
+.visible .entry a() { .reg .b32 %r<2>; mov.u32 %r1, 1; ret; } .visible .entry b() { .reg .b32 %r<2>; mov.u32 %r1, 2; ret; }
+.visible .entry c()
+{
+	.reg .b32 %r<2>;
+	mov.u32 %r1, 3;
+	ret;
+}
+`;
+    const whole = runChecks(parsePtx(oneLine).module, oneLine, { chunkBytes: 1, file: FILE });
+    let made = -1;
+    const threads = asPartThreads(oneLine, (p) => { made = p.made; })!;
+    expect(threads.findings.map((f) => `${f.id} ${f.location.line} ${f.fingerprint}`)).toEqual(whole.findings.map((f) => `${f.id} ${f.location.line} ${f.fingerprint}`));
+    // c's findings were made early, a's and b's (line 4) by the report.
+    const early = whole.findings.filter((f) => f.function === 'c').length;
+    expect(early).toBeGreaterThan(0);
+    expect(whole.findings.filter((f) => f.location.line === 4).map((f) => f.function)).toEqual(expect.arrayContaining(['a', 'b']));
+    expect(made).toBe(early);
+  });
+
   it('has modules that part threads would check', () => {
     // (Each below returns early for a module planParts gives no threads: these must be most of them.)
     const planned = inputs.filter((i) => planParts(i.text, { chunkBytes: 1 }) !== undefined);
     expect(planned.length).toBeGreaterThanOrEqual(compiled.skipped.length === 0 ? 20 : 5);
   });
 
+  // (With fingerprints made as the parts come, src/checks/early-prints.ts: the same as the report makes.)
   it.each(inputs.map((i) => [i.name, i] as const))('%s', (_name, input) => {
-    const threads = asPartThreads(input.text);
+    const threads = asPartThreads(input.text, () => undefined);
     if (threads === undefined) return;
-    const whole = runChecks(parsePtx(input.text).module, input.text, { chunkBytes: 1 });
+    const whole = runChecks(parsePtx(input.text).module, input.text, { chunkBytes: 1, file: FILE });
     expect(threads.outcomes.map(signature)).toEqual(whole.outcomes.map(signature));
     expect(threads.kernels).toEqual(whole.kernels);
     expect(threads.score).toEqual(whole.score);

@@ -4,7 +4,7 @@
 // modifiers on every wanted line that has one, and nothing for the others.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { instructionIndex, instructionsOnLines, instructionsOnLinesOf, joinIndexes } from '../../src/checks/fingerprint.js';
+import { fingerprints, instructionIndex, instructionsOnLines, instructionsOnLinesOf, joinIndexes } from '../../src/checks/fingerprint.js';
 import { buildModuleModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
 
@@ -50,5 +50,26 @@ describe('what stands on a finding\'s line', () => {
     expect(functions.length).toBeGreaterThan(1);
     const pieces = functions.map((fn) => instructionIndex([fn]));
     expect(sorted(instructionsOnLines(joinIndexes(pieces), big, wanted))).toEqual(sorted(fromTree));
+  });
+});
+
+describe('fingerprints made beforehand', () => {
+  const text = ['.version 8.0', '.target sm_90', 'mov.u32 %r1, 1;', 'mov.u32 %r1, 1;', 'add.s32 %r2, %r1, 1;', ''].join('\n');
+  const lines = (): ReadonlyMap<number, string> => new Map([[3, 'mov.u32'], [4, 'mov.u32'], [5, 'add.s32']]);
+  const at = (line: number, fn?: string): { location: { line: number; column: number; endLine: number; endColumn: number }; function?: string } =>
+    ({ location: { line, column: 1, endLine: line, endColumn: 2 }, ...(fn !== undefined ? { function: fn } : {}) });
+  // Repeats of one key (lines 3 and 4 hold the same instruction) are told apart by their count.
+  const findings = [at(3, 'f'), at(4, 'f'), at(5, 'g'), at(3), at(4)];
+  const all = fingerprints('x.ptx', lines, text, 'F001', findings);
+
+  it('are taken for a function whose findings all have one, and the others made with their own repeat counts', () => {
+    expect(new Set(all).size).toBe(all.length);
+    const known = new Map([[findings[0]!, 'early-f-1'], [findings[1]!, 'early-f-2']]);
+    expect(fingerprints('x.ptx', lines, text, 'F001', findings, undefined, (f) => known.get(f))).toEqual(['early-f-1', 'early-f-2', ...all.slice(2)]);
+  });
+
+  it('are all made again when a function has findings with and without one', () => {
+    const known = new Map([[findings[0]!, 'early-f-1']]);
+    expect(fingerprints('x.ptx', lines, text, 'F001', findings, undefined, (f) => known.get(f))).toEqual(all);
   });
 });
