@@ -191,7 +191,9 @@ export class PartWorkers {
     // the 17 MB module).
     const shared = new SharedArrayBuffer(Buffer.byteLength(work.text, 'utf8'));
     Buffer.from(shared).write(work.text, 'utf8');
+    mark('text shared');
     const sent: SentWork = { ...work, text: '', textBytes: shared, ...(shared.byteLength === work.text.length ? { ascii: asciiLines(work.text) } : {}) };
+    mark('line starts shared');
     for (const [i, w] of this.workers.entries()) w.postMessage(i < work.parts.length ? sent : null);
     return Promise.race([allIn, Promise.all(this.exited)]).then(() => messages);
   }
@@ -292,6 +294,7 @@ export function bodiesOf(planned: Planned): ReadonlyMap<number, number> {
  */
 export function startParts(text: string, options: RunOptions, workers: PartWorkers, print?: PrintContext): StartedParts | undefined {
   const planned = planParts(text, options);
+  mark('parts planned');
   if (planned === undefined) return undefined;
   const { work } = planned;
   if (print === undefined) return { planned, checked: workers.check(work) };
