@@ -15,6 +15,7 @@ import { childrenCpuMs, sampleTreeRss } from './tree-rss.js';
 import { parsePtx } from '../dist/parser/parse.js';
 import { AnalysisContext } from '../dist/cfg/context.js';
 import { main } from '../dist/cli/main.js';
+import { partThreadsEnded } from '../dist/analyze.js';
 
 const [file, runsArg, mode = 'parse', jobs] = process.argv.slice(2);
 const runs = Number(runsArg ?? 3);
@@ -26,7 +27,12 @@ const sink = { out: (s) => { reportBytes += s.length; }, err: (s) => { reportByt
 
 async function once() {
   if (mode === 'parse') return parsePtx(text).errors.length;
-  if (mode === 'analyze') return main(['node', 'ptx-debug', 'analyze', file, '--falsify', ...(jobs !== undefined ? ['--jobs', jobs] : [])], sink);
+  if (mode === 'analyze') {
+    // Until its part threads have ended too, as the command's process does (it writes the report meanwhile).
+    const code = await main(['node', 'ptx-debug', 'analyze', file, '--falsify', ...(jobs !== undefined ? ['--jobs', jobs] : [])], sink);
+    await partThreadsEnded();
+    return code;
+  }
   const r = parsePtx(text);
   const ctx = new AnalysisContext(r.module);
   for (const fn of ctx.functions) {

@@ -145,7 +145,7 @@ describe.skipIf(!BUILT)('worker threads', () => {
   });
 
   it('cuts a module of 1 MB or more into about 144 parts, the same on threads and on one thread', async () => {
-    const { analyzeText, analyzeTextInParts } = await load<Analyze>('dist/analyze.js');
+    const { analyzeText, analyzeTextInParts, partThreadsEnded } = await load<Analyze>('dist/analyze.js');
     const { chunkBytesFor, CHUNK_BYTES, MIN_PART_THREAD_BYTES } = await load<Run>('dist/checks/run.js');
     expect(chunkBytesFor(MIN_PART_THREAD_BYTES - 1)).toBe(CHUNK_BYTES);
     expect(chunkBytesFor(2_880_000)).toBe(50_000);
@@ -160,6 +160,8 @@ describe.skipIf(!BUILT)('worker threads', () => {
     const text = `.version 8.0\n.target sm_90\n.address_size 64\n${Array.from({ length: 40 }, (_, k) => kernel(k)).join('')}`;
     expect(text.length).toBeGreaterThan(MIN_PART_THREAD_BYTES);
     const threaded = await analyzeTextInParts(text, 'forty.ptx', { partJobs: 2 });
+    // (The run returns while its threads end; the process, and the bench, wait for them.)
+    await partThreadsEnded();
     const one = analyzeText(text, 'forty.ptx', {});
     expect(data(threaded.report)).toBe(data(one.report));
     expect(threaded.report!.findings.map((f) => f.id)).toEqual(expect.arrayContaining(['F071', 'F005']));
