@@ -13,7 +13,7 @@
 // user could have written is never read. A cache V8 rejects, one that cannot
 // be written, or PTX_DEBUG_CODE_CACHE=0 cost the compilation and nothing else.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -109,10 +109,21 @@ export function writeCodeCache(script: Script, cacheFile: string, since = 0): bo
       closeSync(fd);
     }
     renameSync(partial, cacheFile);
+    pruneCodeCaches(dirname(cacheFile));
     return true;
   } catch {
     return false;
   }
+}
+
+/** Caches kept in the folder: each build, Node and set of flags makes its own (one file of about 1.4 MB). */
+export const KEPT_CODE_CACHES = 8;
+
+/** Removes all but the KEPT_CODE_CACHES most recently written part-worker caches of `dir`. */
+export function pruneCodeCaches(dir: string): void {
+  const caches = readdirSync(dir).filter((f) => f.startsWith('part-worker-') && f.endsWith('.cache'))
+    .map((f) => ({ f, at: statSync(join(dir, f)).mtimeMs })).sort((x, y) => y.at - x.at);
+  for (const { f } of caches.slice(KEPT_CODE_CACHES)) unlinkSync(join(dir, f));
 }
 
 const BODY = fileURLToPath(new URL('./part-worker.cjs', import.meta.url));

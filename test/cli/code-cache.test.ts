@@ -2,13 +2,13 @@
 // part thread of a run that found none, taken by later runs with the same Node and V8 flags, refused by V8
 // under other flags (the code then compiles as before), and never read from a folder another user could
 // write. The threads' reports are the same with and without it.
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { codeCacheDir, codeCacheFile, ownedPrivately, runBody, writeCodeCache } from '../../src/part-worker-entry.js';
+import { codeCacheDir, codeCacheFile, KEPT_CODE_CACHES, ownedPrivately, pruneCodeCaches, runBody, writeCodeCache } from '../../src/part-worker-entry.js';
 
 const DIR = join(tmpdir(), `ptx-debug-code-cache-test-${process.pid}`);
 mkdirSync(DIR, { recursive: true, mode: 0o700 });
@@ -71,6 +71,22 @@ describe.skipIf(!existsSync('dist/part-worker-entry.js'))('the part worker\'s co
     utimesSync(`${file}.partial`, old, old);
     expect(writeCodeCache(script, file)).toBe(true);
     expect(writeCodeCache(script, file, Date.now() - 60_000)).toBe(false);
+  });
+
+  it('keeps the most recent caches only (each build, Node and set of flags makes its own)', () => {
+    const dir = join(DIR, 'many');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (let i = 0; i < KEPT_CODE_CACHES + 3; i++) {
+      const f = join(dir, `part-worker-${i}.cache`);
+      writeFileSync(f, '');
+      const at = new Date(Date.now() - (100 - i) * 1000);
+      utimesSync(f, at, at);
+    }
+    writeFileSync(join(dir, 'other.txt'), '');
+    pruneCodeCaches(dir);
+    const left = readdirSync(dir).sort();
+    expect(left).toContain('other.txt');
+    expect(left.filter((f) => f.endsWith('.cache'))).toEqual(Array.from({ length: KEPT_CODE_CACHES }, (_, k) => `part-worker-${k + 3}.cache`).sort());
   });
 
   it('lives in PTX_DEBUG_CODE_CACHE_DIR, else the XDG cache folder, else ~/.cache, one file per body and flags', () => {

@@ -1767,10 +1767,13 @@ const norm = (f: Form | undefined, w: number): Form | undefined => (f === undefi
 const MAX_ALIGN = 4096;
 
 interface LaneDecomp {
-  stride: number;
-  align: number;
-  rem: number;
+  readonly stride: number;
+  readonly align: number;
+  readonly rem: number;
 }
+
+/** The same value in every lane. */
+const INVARIANT_LANES: LaneDecomp = { stride: 0, align: 1, rem: 0 };
 
 /** Per-lane views of symbols, for one function's block size. */
 class LaneModel {
@@ -1806,7 +1809,7 @@ class LaneModel {
   }
 
   private compute(s: AffineSymbol, depth: number): LaneDecomp | undefined {
-    const invariant: LaneDecomp = { stride: 0, align: 1, rem: 0 };
+    const invariant = INVARIANT_LANES;
     switch (s.kind) {
       case 'sreg':
         if (s.sreg === '%laneid') return { stride: 1, align: MAX_ALIGN, rem: 0 };
@@ -2181,6 +2184,7 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
   engine.run();
   const symbols = engine.symbols;
   const lanes = (): LaneModel => new LaneModel(symbols, engine.block, engine.blockExact);
+  const laneStrides = new WeakMap<Form, LaneStride | null>();
   const indexOf = (ins: number | FlatInstruction): number => (typeof ins === 'number' ? ins : ins.index);
   /** An operand expression of instruction i, evaluated at width w (default: the instruction's integer type). */
   const evalAt = (i: number, e: A.Expression, w: number | undefined): Form | undefined => {
@@ -2229,9 +2233,15 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
       return { offset: form };
     },
     laneStride(form) {
+      // (Once per form: the memory checks and the race checks ask about the same accesses' forms, 36,000
+      // times for 16,000 forms on the 2.8 MB bench module, each with a lane model of its own.)
+      const hit = laneStrides.get(form);
+      if (hit !== undefined) return hit ?? undefined;
       const m = lanes();
       const d = m.form(form);
-      return d === undefined ? undefined : { ...d, assumptions: [...m.assumptions] };
+      const ls = d === undefined ? undefined : { ...d, assumptions: [...m.assumptions] };
+      laneStrides.set(form, ls ?? null);
+      return ls;
     },
     bankConflictDegree(form, bytes) {
       const ls = facts.laneStride(form);
