@@ -18,7 +18,7 @@ import { InputError, readPtxSource } from './input.js';
 import { globToRegExp } from './glob.js';
 import { moduleTarget, ptxasResources } from './gpu/ptxas.js';
 import type { ResourceUsage } from './checks/types.js';
-import { withCompactHeap, withCompactHeapAsync } from './heap.js';
+import { enterCompactHeap, heapFlagsNote, leaveCompactHeap, withCompactHeap } from './heap.js';
 import { mark } from './timeline.js';
 
 export interface AnalyzeOptions extends RunOptions {
@@ -195,7 +195,10 @@ export async function analyzeTextInParts(text: string, file: string, given: Anal
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
   // The workers load while the module's function bodies are found, and take their parts while it is parsed.
   mark('threads starting');
-  const workers = await PartWorkers.start(jobs, limit);
+  // The compact growth factor (src/heap.ts) for the threads' whole lives, set before they start.
+  const compact = options.compactHeap === true;
+  if (compact) enterCompactHeap();
+  const workers = await PartWorkers.start(jobs, limit, undefined, heapFlagsNote());
   try {
     const refusal = refused(text, file, options);
     if (refusal !== undefined) return refusal;
@@ -211,7 +214,7 @@ export async function analyzeTextInParts(text: string, file: string, given: Anal
     }
     const run = p.run;
     const check = (): Promise<FileReport | undefined> => runInParts(run, jobs, limit, undefined, workers, early);
-    const report = await (options.compactHeap === true ? withCompactHeapAsync(check) : check());
+    const report = await check();
     if (report !== undefined) return analyzed(text, file, p, report);
     // A part its thread could not check (its body does not parse, the thread failed): the module on this
     // thread, which reports a syntax error as a run on one thread would.
@@ -221,7 +224,10 @@ export async function analyzeTextInParts(text: string, file: string, given: Anal
     // Those given no work (a file that did not parse, a module of one part, a throw) end here. Not waited
     // for: a thread takes up to a tenth of a second to end after its last part (V8 lets its compilations in
     // flight finish), while the report is written (`partThreadsEnded`).
-    const ended: Promise<void> = workers.stop().finally(() => ending.delete(ended));
+    const ended: Promise<void> = workers.stop().finally(() => {
+      ending.delete(ended);
+      if (compact) leaveCompactHeap();
+    });
     ending.add(ended);
   }
 }

@@ -12,46 +12,52 @@ import { mark } from './timeline.js';
 
 export const HEAP_GROWING_PERCENT = 15;
 
-function compact(): void {
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  // The next collection's threshold was set by the last one, under the old factor (after parsing, often
-  // twice the live heap): one full collection now makes the new factor apply from here on.
-  fullCollection();
-  mark('compacted');
+/** Runs with the compact growth factor under way (nested runs share one setting). */
+let compacting = 0;
+let exposedGc = false;
+
+/**
+ * The V8 flags this module has set in this process, as text. V8 takes a code cache only under the flags it was
+ * made under (src/part-worker-entry.ts): part threads name their cache by this too.
+ */
+export function heapFlagsNote(): string {
+  return `growing=${compacting > 0 ? HEAP_GROWING_PERCENT : 0}${exposedGc ? ' expose-gc' : ''}`;
 }
 
-function restore(): void {
+/** The compact growth factor from now until the matching `leaveCompactHeap`. */
+export function enterCompactHeap(): void {
+  if (compacting++ === 0) setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+}
+
+export function leaveCompactHeap(): void {
   // 0 is V8's default: the factor chosen from collection speed. V8 flags are per process (each file is
   // analyzed in a process of its own; a module's part threads share their file's setting).
-  setFlagsFromString('--heap-growing-percent=0');
+  if (--compacting === 0) setFlagsFromString('--heap-growing-percent=0');
 }
 
 /** Runs `f` with the heap growing by at most HEAP_GROWING_PERCENT between collections. */
 export function withCompactHeap<T>(f: () => T): T {
-  compact();
+  enterCompactHeap();
+  // The next collection's threshold was set by the last one, under the old factor (after parsing, often
+  // twice the live heap): one full collection now makes the new factor apply from here on.
+  fullCollection();
+  mark('compacted');
   try {
     return f();
   } finally {
-    restore();
+    leaveCompactHeap();
   }
 }
 
-/**
- * `withCompactHeap` for asynchronous work (a module whose parts are checked by worker threads), without the
- * full collection that makes the factor apply at once: this thread's collections are on the threaded run's
- * critical path, and its peak is the part threads'. On the bench host (docs/performance.md, session 8,
- * interleaved twice), with neither this collection nor the one after the module-level checks, the five
- * corpus modules took 20.3 and 18.9 s against 20.9 and 19.3 s, the 17 MB module peaking at 2.36 to 2.39 GB
- * against 2.43 to 2.45 GB.
+/*
+ * A module whose parts are checked by worker threads enters the compact factor before its threads start and
+ * leaves it once they have ended (src/analyze.ts: their code cache is made and read under one setting), with
+ * no full collection to make it apply at once: this thread's collections are on the threaded run's critical
+ * path, and its peak is the part threads'. On the bench host (docs/performance.md, session 8, interleaved
+ * twice), with neither this collection nor the one after the module-level checks, the five corpus modules
+ * took 20.3 and 18.9 s against 20.9 and 19.3 s, the 17 MB module peaking at 2.36 to 2.39 GB against 2.43 to
+ * 2.45 GB.
  */
-export async function withCompactHeapAsync<T>(f: () => Promise<T>): Promise<T> {
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  try {
-    return await f();
-  } finally {
-    restore();
-  }
-}
 
 let gc: (() => void) | undefined;
 
@@ -59,6 +65,7 @@ let gc: (() => void) | undefined;
 export function fullCollection(): void {
   if (gc === undefined) {
     setFlagsFromString('--expose-gc');
+    exposedGc = true;
     gc = runInNewContext('gc') as () => void;
   }
   gc();

@@ -6,7 +6,8 @@
 // host, where the 2.8 MB module's parts take 1.3 s; docs/performance.md).
 //
 // V8 takes a cache only from the same Node and the same V8 flags (heap sizes
-// included), so the cache is made at run time: the first part thread of a run
+// included; those the command sets at run time stay set for the threads' whole
+// lives, src/analyze.ts), so the cache is made at run time: the first part thread of a run
 // that found none for this Node, this bundle and this process's flags makes
 // one after its parts, in the user's cache folder (`codeCacheDir`:
 // ~/.cache/ptx-debug), and later runs use it. A cache is code: one another
@@ -19,7 +20,8 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Script } from 'node:vm';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PartWorkerData } from './checks/parallel.js';
 import { mark } from './timeline.js';
 
 /** Whether a part worker ran from a cache ('used'), found one V8 rejected, or found none. */
@@ -38,11 +40,12 @@ export function codeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
   }
 }
 
-/** Where the code cache of `body` is kept for this process's Node and flags (in `dir`). */
-export function codeCacheFile(body: string, dir: string, env: NodeJS.ProcessEnv = process.env): string {
+/** Where the code cache of `body` is kept for this process's Node and flags (in `dir`): its command-line
+ *  flags, NODE_OPTIONS, and `flagsNote`, those it set at run time (src/heap.ts, given by the main thread). */
+export function codeCacheFile(body: string, dir: string, env: NodeJS.ProcessEnv = process.env, flagsNote = ''): string {
   const { size, mtimeMs } = statSync(body);
   const key = createHash('sha256')
-    .update([process.version, process.arch, body, size, mtimeMs, process.execArgv.join(' '), env.NODE_OPTIONS ?? ''].join('\u0000'))
+    .update([process.version, process.arch, body, size, mtimeMs, process.execArgv.join(' '), env.NODE_OPTIONS ?? '', flagsNote].join('\u0000'))
     .digest('hex').slice(0, 24);
   return join(dir, `part-worker-${key}.cache`);
 }
@@ -131,7 +134,8 @@ const BODY = fileURLToPath(new URL('./part-worker.cjs', import.meta.url));
 if (parentPort !== null && existsSync(BODY)) {
   const started = Date.now();
   const dir = process.env.PTX_DEBUG_CODE_CACHE === '0' ? undefined : codeCacheDir();
-  const cacheFile = dir === undefined ? undefined : codeCacheFile(BODY, dir);
+  const { flagsNote } = (workerData ?? {}) as Partial<PartWorkerData>;
+  const cacheFile = dir === undefined ? undefined : codeCacheFile(BODY, dir, process.env, flagsNote ?? '');
   const { script, cache } = runBody(BODY, cacheFile);
   mark(`code cache ${cache}`);
   if (cacheFile !== undefined && cache !== 'used') {

@@ -1,7 +1,7 @@
 // The command's heap policy while checking (src/heap.ts).
 import { describe, expect, it } from 'vitest';
 import { getHeapStatistics } from 'node:v8';
-import { fullCollection, withCompactHeap } from '../src/heap.js';
+import { enterCompactHeap, fullCollection, heapFlagsNote, leaveCompactHeap, withCompactHeap } from '../src/heap.js';
 
 describe('withCompactHeap', () => {
   it('returns what the work returns, and passes its errors on', () => {
@@ -16,5 +16,21 @@ describe('withCompactHeap', () => {
     junk = undefined;
     fullCollection();
     expect(getHeapStatistics().used_heap_size).toBeLessThan(before - 8e6);
+  });
+});
+
+describe('heapFlagsNote', () => {
+  // Part threads name their code cache by it (src/part-worker-entry.ts): V8 refuses a cache made under other flags.
+  it('tells the growth factor set now and whether the collector was exposed, nested runs sharing one setting', () => {
+    fullCollection();
+    expect(heapFlagsNote()).toBe('growing=0 expose-gc');
+    enterCompactHeap();
+    enterCompactHeap();
+    expect(heapFlagsNote()).toBe('growing=15 expose-gc');
+    leaveCompactHeap();
+    expect(heapFlagsNote()).toBe('growing=15 expose-gc');
+    leaveCompactHeap();
+    expect(heapFlagsNote()).toBe('growing=0 expose-gc');
+    expect(withCompactHeap(() => heapFlagsNote())).toBe('growing=15 expose-gc');
   });
 });

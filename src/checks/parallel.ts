@@ -56,6 +56,12 @@ export type SentWork = PartWork & {
   readonly ascii?: { readonly lines: SharedArrayBuffer; readonly end: { readonly line: number; readonly column: number } };
 };
 
+/** What a part worker is started with: the V8 flags this process set at run time, as text (`heapFlagsNote`),
+ *  which its code cache is named by (src/part-worker-entry.ts). */
+export interface PartWorkerData {
+  readonly flagsNote: string;
+}
+
 /** What a part worker posts for each part it checked. */
 export interface PartMessage {
   readonly part: number;
@@ -142,9 +148,12 @@ export class PartWorkers {
   private onPart: ((m: PartMessage) => void) | undefined;
   private missing = 0;
 
-  private constructor(count: number, memoryLimitMb: number, script: URL, Worker: typeof WorkerType) {
+  private constructor(count: number, memoryLimitMb: number, script: URL, Worker: typeof WorkerType, flagsNote: string) {
     for (let i = 0; i < count; i++) {
-      const w = new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb, maxYoungGenerationSizeMb: PART_YOUNG_GENERATION_MB } });
+      const w = new Worker(script, {
+        resourceLimits: { maxOldGenerationSizeMb: memoryLimitMb, maxYoungGenerationSizeMb: PART_YOUNG_GENERATION_MB },
+        workerData: { flagsNote } satisfies PartWorkerData,
+      });
       this.workers.push(w);
       w.on('message', (m: PartMessage) => {
         const first = this.messages[m.part] === undefined;
@@ -162,8 +171,9 @@ export class PartWorkers {
     }
   }
 
-  static async start(count: number, memoryLimitMb: number, script: URL = WORKER): Promise<PartWorkers> {
-    return new PartWorkers(count, memoryLimitMb, script, (await import('node:worker_threads')).Worker);
+  /** `flagsNote`: the V8 flags set at run time that the threads' code cache depends on (src/heap.ts). */
+  static async start(count: number, memoryLimitMb: number, script: URL = WORKER, flagsNote = ''): Promise<PartWorkers> {
+    return new PartWorkers(count, memoryLimitMb, script, (await import('node:worker_threads')).Worker, flagsNote);
   }
 
   get count(): number {
