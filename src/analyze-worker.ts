@@ -5,12 +5,14 @@
 // one process and 89 s on eight processes (docs/performance.md); each process
 // has its own heap limit and heap policy. It exits when its parent goes away.
 import { analyzeOne, type AnalyzeOptions } from './analyze.js';
-import { fullCollection } from './heap.js';
+import { exposeCollector, fullCollection } from './heap.js';
 import { mark } from './timeline.js';
 
 interface Message { readonly options?: AnalyzeOptions; readonly index?: number; readonly file?: string }
 
 let options: AnalyzeOptions = {};
+// (Before any file: the flags a file's part threads name their code cache by stay the same from file to file.)
+exposeCollector();
 process.on('disconnect', () => process.exit(0));
 process.on('message', (m: Message) => {
   if (m.options !== undefined) {

@@ -198,7 +198,13 @@ export async function analyzeTextInParts(text: string, file: string, given: Anal
   // The compact growth factor (src/heap.ts) for the threads' whole lives, set before they start.
   const compact = options.compactHeap === true;
   if (compact) enterCompactHeap();
-  const workers = await PartWorkers.start(jobs, limit, undefined, heapFlagsNote());
+  let workers: PartWorkers;
+  try {
+    workers = await PartWorkers.start(jobs, limit, undefined, heapFlagsNote());
+  } catch (err) {
+    if (compact) leaveCompactHeap();
+    throw err;
+  }
   try {
     const refusal = refused(text, file, options);
     if (refusal !== undefined) return refusal;

@@ -61,12 +61,18 @@ export function withCompactHeap<T>(f: () => T): T {
 
 let gc: (() => void) | undefined;
 
-/** A full collection now (the command's worker runs one after a file, before its result is copied out). */
-export function fullCollection(): void {
+/** Makes `fullCollection` available (a V8 flag: an analysis process sets it before its first file, so that
+ *  its flags stay the same from file to file, `heapFlagsNote`). */
+export function exposeCollector(): () => void {
   if (gc === undefined) {
     setFlagsFromString('--expose-gc');
     exposedGc = true;
     gc = runInNewContext('gc') as () => void;
   }
-  gc();
+  return gc;
+}
+
+/** A full collection now (the command's worker runs one after a file, before its result is copied out). */
+export function fullCollection(): void {
+  exposeCollector()();
 }

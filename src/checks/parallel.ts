@@ -360,7 +360,8 @@ export async function runInParts(run: PreparedRun, jobs: number, memoryLimitMb: 
   if (!work.outline) run.release();
   mark('released');
   const messages = await checked;
-  mark(`parts done (${early?.prints?.made ?? 0} fingerprints made as they came)`);
+  mark('parts done');
+  if (early?.prints !== undefined) mark(`fingerprints made as the parts came: ${early.prints.made}`);
   const report = reportOfParts(run, planned, messages, first, early?.prints);
   await own?.stop();
   return report;
