@@ -6,13 +6,14 @@
 // host, where the 2.8 MB module's parts take 1.3 s; docs/performance.md).
 //
 // V8 takes a cache only from the same Node and the same V8 flags (heap sizes
-// included; those the command sets at run time stay set for the threads' whole
-// lives, src/analyze.ts), so the cache is made at run time: the first part thread of a run
-// that found none for this Node, this bundle and this process's flags makes
-// one after its parts, in the user's cache folder (`codeCacheDir`:
-// ~/.cache/ptx-debug), and later runs use it. A cache is code: one another
-// user could have written is never read. A cache V8 rejects, one that cannot
-// be written, or PTX_DEBUG_CODE_CACHE=0 cost the compilation and nothing else.
+// included; those the command sets at run time stay set for the threads'
+// whole lives, src/analyze.ts), so the cache is made at run time: the first
+// part thread of a run that found none for this Node, this bundle and this
+// process's flags makes one after its parts, in the user's cache folder
+// (`codeCacheDir`: ~/.cache/ptx-debug), and later runs use it. A cache is
+// code: one another user could have written is never read. A cache V8
+// rejects, one that cannot be written, or PTX_DEBUG_CODE_CACHE=0 cost the
+// compilation and nothing else.
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
