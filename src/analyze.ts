@@ -210,8 +210,17 @@ export async function analyzeTextInParts(text: string, file: string, given: Anal
     if (refusal !== undefined) return refusal;
     const early = options.ptxas === true ? undefined : startParts(text, options, workers, { file, sourceLine: options.sourceLine });
     mark('parts given');
-    // With parts given, the declarations alone: the part threads parse the bodies.
-    const p = prepareAnalysis(text, file, options, true, early === undefined ? undefined : bodiesOf(early.planned));
+    // With parts given, the declarations alone: the part threads parse the bodies. Without, the whole module,
+    // and not under the compact factor (src/heap.ts: the tree only grows while it is parsed; the threads then
+    // may find their code cache made under other flags, which costs them its time only).
+    const whole = compact && early === undefined;
+    if (whole) leaveCompactHeap();
+    let p: ReturnType<typeof prepareAnalysis>;
+    try {
+      p = prepareAnalysis(text, file, options, true, early === undefined ? undefined : bodiesOf(early.planned));
+    } finally {
+      if (whole) enterCompactHeap();
+    }
     mark('parsed');
     if (p.done !== undefined) {
       // (Workers given parts of a module that does not parse are stopped, not waited for.)
