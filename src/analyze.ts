@@ -195,7 +195,12 @@ export async function analyzeTextInParts(text: string, file: string, given: Anal
   if (jobs <= 1 || !partWorkersAvailable()) return analyzeText(text, file, options);
   // The workers load while the module's function bodies are found, and take their parts while it is parsed.
   mark('threads starting');
-  // The compact growth factor (src/heap.ts) for the threads' whole lives, set before they start.
+  // The compact growth factor (src/heap.ts) for the threads' whole lives, set before they start (their code
+  // cache is made and read under one setting), with no full collection to make it apply at once: this
+  // thread's collections are on the threaded run's critical path, and its peak is the part threads'. On the
+  // bench host (docs/performance.md, session 8, interleaved twice), with neither this collection nor the one
+  // after the module-level checks, the five corpus modules took 20.3 and 18.9 s against 20.9 and 19.3 s, the
+  // 17 MB module peaking at 2.36 to 2.39 GB against 2.43 to 2.45 GB.
   const compact = options.compactHeap === true;
   if (compact) enterCompactHeap();
   let workers: PartWorkers;

@@ -49,16 +49,6 @@ export function withCompactHeap<T>(f: () => T): T {
   }
 }
 
-/*
- * A module whose parts are checked by worker threads enters the compact factor before its threads start and
- * leaves it once they have ended (src/analyze.ts: their code cache is made and read under one setting), with
- * no full collection to make it apply at once: this thread's collections are on the threaded run's critical
- * path, and its peak is the part threads'. On the bench host (docs/performance.md, session 8, interleaved
- * twice), with neither this collection nor the one after the module-level checks, the five corpus modules
- * took 20.3 and 18.9 s against 20.9 and 19.3 s, the 17 MB module peaking at 2.36 to 2.39 GB against 2.43 to
- * 2.45 GB.
- */
-
 let gc: (() => void) | undefined;
 
 /** Makes `fullCollection` available (a V8 flag: an analysis process sets it before its first file, so that

@@ -2,8 +2,10 @@
 // as dist/bundle/part-worker.js): it runs the part worker's code, bundled as
 // dist/bundle/part-worker.cjs, from V8's code cache of it when there is one.
 // Every part thread otherwise parses and compiles the same megabyte of code
-// again as it first runs each function (about 0.1 s a thread on the bench
-// host, where the 2.8 MB module's parts take 1.3 s; docs/performance.md).
+// again as it first runs each function (0.17 s of lazy parsing and bytecode
+// generation per isolate on the development machine, by V8's function events;
+// on the bench host, with the cache, the 2.8 and 7.4 MB modules ran 2 to 5%
+// faster; docs/performance.md).
 //
 // V8 takes a cache only from the same Node and the same V8 flags (heap sizes
 // included; those the command sets at run time stay set for the threads'

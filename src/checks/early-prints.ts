@@ -1,7 +1,7 @@
 // Fingerprints made while the part threads still work. The main thread is
-// idle until the last part comes back, and the report's assembly after it was
-// a ninth of the command on the 17 MB bench module, fingerprints the most of
-// it (docs/performance.md). A fingerprint counts repeats of its key, and the
+// idle until the last part comes back, and the report after it took 0.77 s of
+// the 17 MB bench module's 5.9 s (assembly 0.47 s, fingerprints the most of
+// it; docs/performance.md). A fingerprint counts repeats of its key, and the
 // key names the finding's function: a function's findings of one check all
 // come from the part that owns the function, so its prints can be made as
 // soon as that part comes back, in the order the report sorts them (a stable
