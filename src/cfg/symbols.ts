@@ -186,12 +186,14 @@ class FunctionBuilder {
   readonly labels: LabelSymbol[] = [];
   readonly registers: RegisterSymbol[] = [];
   private readonly declTypes = new Map<A.VariableDecl, ReturnType<typeof declType>>();
-  /** Per name occurrence, in a body with nested `{ }` scopes (where a name's meaning depends on where it is). */
+  /** Per name, as the function's outermost scope sees it (null: nothing): one entry per distinct name
+   *  instead of one per occurrence. */
+  readonly byName = new Map<string, SymbolRef | null>();
+  /** Per occurrence, only where a nested `{ }` scope declares the name (its meaning there may differ from
+   *  the outermost scope's). Compiler output nests scopes around inline assembly, a few instructions of a
+   *  function, so these stay small or empty. */
   readonly resolved = new Map<A.NameExpr, SymbolRef>();
   readonly guards = new Map<A.Guard, SymbolRef>();
-  /** Per name, in a body of one scope (most compiler output): every occurrence of a name means the same
-   *  (null: nothing). One entry per distinct name instead of one per occurrence. */
-  byName: Map<string, SymbolRef | null> | undefined = new Map();
   readonly unresolved: { instruction: FlatInstruction; name: A.NameExpr }[] = [];
   readonly scope: Scope;
   private loc: SourceLoc | undefined;
@@ -254,7 +256,6 @@ class FunctionBuilder {
           break;
         }
         case 'Block':
-          this.byName = undefined;
           this.walk(s, new Scope(scope, s));
           break;
         case 'Loc':
@@ -283,70 +284,85 @@ class FunctionBuilder {
 
   lookup(name: string, scope: Scope): SymbolRef | undefined {
     for (let s: Scope | undefined = scope; s !== undefined; s = s.parent) {
-      const r = s.registers.get(name);
-      if (r !== undefined) return r;
-      const split = splitNumbered(name);
-      if (split !== undefined) {
-        const range = s.ranges.get(split[0]);
-        if (range !== undefined && split[1] < range.count) {
-          const made = this.newRegister(name, range.decl, false);
-          s.registers.set(name, made);
-          return made;
-        }
-      }
-      const v = s.variables.get(name);
-      if (v !== undefined) return v;
-      const l = s.labels.get(name);
-      if (l !== undefined) return l;
+      const hit = this.lookupIn(name, s);
+      if (hit !== undefined) return hit;
     }
     const sreg = lookupSreg(name);
     if (sreg !== undefined) return { kind: 'sreg', name, spec: sreg };
     return this.module.variables.get(name) ?? this.module.functions.get(name);
   }
 
-  /** What `name` means in `scope`: from the per-name table in a body of one scope. */
-  private meaning(name: string, scope: Scope): SymbolRef | undefined {
-    const byName = this.byName;
-    if (byName === undefined) return this.lookup(name, scope);
-    let sym = byName.get(name);
+  /** What `name` means in scope `s` itself (not its parents); a register of a `%r<N>` range is made on first use. */
+  private lookupIn(name: string, s: Scope): SymbolRef | undefined {
+    const r = s.registers.get(name);
+    if (r !== undefined) return r;
+    const split = splitNumbered(name);
+    if (split !== undefined) {
+      const range = s.ranges.get(split[0]);
+      if (range !== undefined && split[1] < range.count) {
+        const made = this.newRegister(name, range.decl, false);
+        s.registers.set(name, made);
+        return made;
+      }
+    }
+    const v = s.variables.get(name);
+    if (v !== undefined) return v;
+    return s.labels.get(name);
+  }
+
+  /** What `name` means in the outermost scope, from the per-name table. */
+  private outerMeaning(name: string): SymbolRef | undefined {
+    let sym = this.byName.get(name);
     if (sym === undefined) {
-      sym = this.lookup(name, scope) ?? null;
-      byName.set(name, sym);
+      sym = this.lookup(name, this.scope) ?? null;
+      this.byName.set(name, sym);
     }
     return sym ?? undefined;
   }
 
+  /** What `name` means in a nested `scope`, when a scope between it and the outermost one declares the name
+   *  (the same search as `lookup`, innermost first); undefined when none does, and the outermost meaning holds. */
+  private nestedMeaning(name: string, scope: Scope): SymbolRef | undefined {
+    for (let s: Scope | undefined = scope; s !== undefined && s !== this.scope; s = s.parent) {
+      const hit = this.lookupIn(name, s);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
+
   resolveOperands(): void {
-    const perOccurrence = this.byName === undefined;
     for (const ins of this.instructions) {
-      for (const o of ins.node.operands) this.resolveIn(o, ins, perOccurrence);
+      const nested = ins.scope !== this.scope;
+      for (const o of ins.node.operands) this.resolveIn(o, ins, nested);
       if (ins.node.guard !== undefined) {
         const g = ins.node.guard;
-        const sym = this.meaning(g.predicate, ins.scope);
+        const inner = nested ? this.nestedMeaning(g.predicate, ins.scope) : undefined;
+        if (inner !== undefined) this.guards.set(g, inner);
+        const sym = inner ?? this.outerMeaning(g.predicate);
         if (sym === undefined) this.unresolved.push({ instruction: ins, name: { kind: 'Name', name: g.predicate, range: g.range } });
-        else if (perOccurrence) this.guards.set(g, sym);
       }
     }
   }
 
   /** Resolves every name in an operand (a method, not a closure made per instruction). */
-  private resolveIn(e: A.Expression, ins: FlatInstruction, perOccurrence: boolean): void {
+  private resolveIn(e: A.Expression, ins: FlatInstruction, nested: boolean): void {
     switch (e.kind) {
       case 'Name': {
         if (e.name === '_') return;
-        const sym = this.meaning(e.name, ins.scope);
+        const inner = nested ? this.nestedMeaning(e.name, ins.scope) : undefined;
+        if (inner !== undefined) this.resolved.set(e, inner);
+        const sym = inner ?? this.outerMeaning(e.name);
         if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
-        else if (perOccurrence) this.resolved.set(e, sym);
         return;
       }
-      case 'Unary': this.resolveIn(e.arg, ins, perOccurrence); return;
-      case 'Binary': this.resolveIn(e.left, ins, perOccurrence); this.resolveIn(e.right, ins, perOccurrence); return;
+      case 'Unary': this.resolveIn(e.arg, ins, nested); return;
+      case 'Binary': this.resolveIn(e.left, ins, nested); this.resolveIn(e.right, ins, nested); return;
       case 'Conditional':
-        this.resolveIn(e.test, ins, perOccurrence); this.resolveIn(e.then, ins, perOccurrence); this.resolveIn(e.otherwise, ins, perOccurrence);
+        this.resolveIn(e.test, ins, nested); this.resolveIn(e.then, ins, nested); this.resolveIn(e.otherwise, ins, nested);
         return;
-      case 'Cast': this.resolveIn(e.arg, ins, perOccurrence); return;
-      case 'Vector': case 'Address': case 'List': for (const x of e.elements) this.resolveIn(x, ins, perOccurrence); return;
-      case 'PredPair': this.resolveIn(e.first, ins, perOccurrence); this.resolveIn(e.second, ins, perOccurrence); return;
+      case 'Cast': this.resolveIn(e.arg, ins, nested); return;
+      case 'Vector': case 'Address': case 'List': for (const x of e.elements) this.resolveIn(x, ins, nested); return;
+      case 'PredPair': this.resolveIn(e.first, ins, nested); this.resolveIn(e.second, ins, nested); return;
       default: return;
     }
   }
@@ -370,7 +386,7 @@ class FunctionModelOf implements FunctionModel {
   readonly unresolved: readonly { readonly instruction: FlatInstruction; readonly name: A.NameExpr }[];
   private readonly resolved: ReadonlyMap<A.NameExpr, SymbolRef>;
   private readonly guards: ReadonlyMap<A.Guard, SymbolRef>;
-  private readonly byName: ReadonlyMap<string, SymbolRef | null> | undefined;
+  private readonly byName: ReadonlyMap<string, SymbolRef | null>;
 
   constructor(readonly decl: A.FunctionDecl, b: FunctionBuilder) {
     this.name = decl.name;
@@ -386,12 +402,18 @@ class FunctionModelOf implements FunctionModel {
   }
 
   resolve(name: A.NameExpr): SymbolRef | undefined {
-    if (this.byName === undefined) return this.resolved.get(name);
+    if (this.resolved.size !== 0) {
+      const inner = this.resolved.get(name);
+      if (inner !== undefined) return inner;
+    }
     return name.name === '_' ? undefined : this.byName.get(name.name) ?? undefined;
   }
 
   resolveGuard(guard: A.Guard): SymbolRef | undefined {
-    if (this.byName === undefined) return this.guards.get(guard);
+    if (this.guards.size !== 0) {
+      const inner = this.guards.get(guard);
+      if (inner !== undefined) return inner;
+    }
     return this.byName.get(guard.predicate) ?? undefined;
   }
 }

@@ -1,6 +1,7 @@
 // The semantic model's name resolution, read like facts: which declaration a
 // name at a given line denotes, in a body of one scope (resolved per name) and
-// in a body with nested `{ }` scopes (resolved per occurrence, shadowing kept).
+// in a body with nested `{ }` scopes (per name too, but per occurrence where a
+// nested scope declares the name: shadowing kept).
 import { describe, expect, it } from 'vitest';
 import type * as A from '../../src/parser/ast.js';
 import { buildModuleModel, type FunctionModel } from '../../src/cfg/symbols.js';
@@ -88,5 +89,46 @@ describe('a body with a nested scope', () => {
     expect(inner).toMatchObject({ kind: 'register', name: '%r1' });
     expect(inner).not.toBe(outer);
     expect(namesOn(fn, 12).map((n) => fn.resolve(n))).toEqual([outer, outer]);
+  });
+});
+
+describe('a nested scope that declares some names and not others', () => {
+  // Lines: 6-7 .reg outer, 8 setp outer %p1, 9 {, 10 .reg inner %r<2>, 11 .reg inner %p1,
+  // 12 mov inner %r1 from outer %r5, 13 setp inner %p1, 14 @%p1 add: inner %r1, 15 }, 16 @%p1 mov, 17 ret
+  const fn = model(`.entry k()
+{
+  .reg .b32 %r<8>;
+  .reg .pred %p<2>;
+  setp.lt.u32 %p1, %r5, 4;
+  {
+    .reg .b32 %r<2>;
+    .reg .pred %p1;
+    mov.u32 %r1, %r5;
+    setp.eq.u32 %p1, %r1, 0;
+    @%p1 add.u32 %r1, %r1, 1;
+  }
+  @%p1 mov.u32 %r1, %r5;
+  ret;
+}
+`);
+  const guardOn = (line: number): A.Guard => fn.instructions.find((i) => i.node.range.line === line)!.node.guard!;
+
+  it('%r5 inside the block (line 12) is the outer %r5: the inner %r<2> does not reach 5', () => {
+    expect(fn.resolve(namesOn(fn, 12)[1]!)).toBe(fn.resolve(namesOn(fn, 8)[1]!));
+  });
+
+  it('%r1 inside the block is the inner range\'s, outside (line 16) the outer one\'s', () => {
+    const inner = fn.resolve(namesOn(fn, 12)[0]!);
+    const outer = fn.resolve(namesOn(fn, 16)[0]!);
+    expect(inner).toMatchObject({ kind: 'register', name: '%r1' });
+    expect(outer).toMatchObject({ kind: 'register', name: '%r1' });
+    expect(inner).not.toBe(outer);
+    expect(namesOn(fn, 14).map((n) => fn.resolve(n))).toEqual([inner, inner]);
+  });
+
+  it('the guard @%p1 on line 14 is the inner %p1 (line 13); on line 16 the outer one (line 8)', () => {
+    expect(fn.resolveGuard(guardOn(14))).toBe(fn.resolve(namesOn(fn, 13)[0]!));
+    expect(fn.resolveGuard(guardOn(16))).toBe(fn.resolve(namesOn(fn, 8)[0]!));
+    expect(fn.resolveGuard(guardOn(14))).not.toBe(fn.resolveGuard(guardOn(16)));
   });
 });

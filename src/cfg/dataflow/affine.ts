@@ -753,7 +753,13 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     let flags = mods.flags;
     if (node.operands[0]?.kind === 'Name') flags |= NAMED_DEST;
     if (PURE.has(node.opcode) || (node.opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
-    const src = node.operands.map((o) => (o.kind === 'Address' || o.kind === 'Vector' || o.kind === 'PredPair' || o.kind === 'List' ? NONE : compileSrc(fn, o, slots)));
+    const ops = node.operands;
+    // (A loop, not `map` with a closure made per instruction.)
+    const src = new Array<Src>(ops.length);
+    for (let k = 0; k < ops.length; k++) {
+      const o = ops[k]!;
+      src[k] = o.kind === 'Address' || o.kind === 'Vector' || o.kind === 'PredPair' || o.kind === 'List' ? NONE : compileSrc(fn, o, slots);
+    }
     const a = addressOperand(node);
     const address = a === undefined ? undefined : compileSrc(fn, a, slots);
     if (node.opcode === 'st' && (flags & PARAM) !== 0 && address !== undefined) {

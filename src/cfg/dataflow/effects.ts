@@ -9,11 +9,29 @@ export interface Effects {
   readonly uses: readonly RegisterSymbol[];
 }
 
-function collect(fn: FunctionModel, e: A.Expression, out: RegisterSymbol[]): void {
+/** Shared by every instruction with no defs (or no uses). Not frozen: a frozen array has a map of its own,
+ *  and every loop over defs and uses would meet two kinds of array. */
+const NO_REGISTERS: readonly RegisterSymbol[] = [];
+
+/** Registers of one instruction as they are collected: `items[0, n)`. Reset by `n = 0`, not by
+ *  `length = 0`, which drops the array's storage and has every instruction allocate it anew. */
+class Scratch {
+  readonly items: RegisterSymbol[] = [];
+  n = 0;
+  add(r: RegisterSymbol): void {
+    this.items[this.n++] = r;
+  }
+  /** The collected registers as an exact-size list. */
+  take(): readonly RegisterSymbol[] {
+    return this.n === 0 ? NO_REGISTERS : this.items.slice(0, this.n);
+  }
+}
+
+function collect(fn: FunctionModel, e: A.Expression, out: Scratch): void {
   switch (e.kind) {
     case 'Name': {
       const s = fn.resolve(e);
-      if (s?.kind === 'register') out.push(s);
+      if (s?.kind === 'register') out.add(s);
       return;
     }
     case 'Unary': collect(fn, e.arg, out); return;
@@ -43,13 +61,9 @@ export function forgetEffects(fn: FunctionModel): void {
   }
 }
 
-/** Shared by every instruction with no defs (or no uses). Not frozen: a frozen array has a map of its own,
- *  and every loop over defs and uses would meet two kinds of array. */
-const NO_REGISTERS: readonly RegisterSymbol[] = [];
-
 /** Scratch lists for one instruction's registers (copied to their exact size once collected). */
-const DEFS: RegisterSymbol[] = [];
-const USES: RegisterSymbol[] = [];
+const DEFS = new Scratch();
+const USES = new Scratch();
 
 /** The registers an instruction writes and reads (guard included). */
 export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
@@ -65,11 +79,11 @@ export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
   const node = ins.node;
   const defs = DEFS;
   const uses = USES;
-  defs.length = 0;
-  uses.length = 0;
+  defs.n = 0;
+  uses.n = 0;
   if (node.guard !== undefined) {
     const g = fn.resolveGuard(node.guard);
-    if (g?.kind === 'register') uses.push(g);
+    if (g?.kind === 'register') uses.add(g);
   }
   const ops = node.operands;
   let first = 0;
@@ -89,7 +103,7 @@ export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
   }
   // Kept lists are exact copies: a list grown by `push` from empty holds room for 17 entries, and a part
   // keeps two per instruction.
-  const result = { defs: defs.length === 0 ? NO_REGISTERS : defs.slice(), uses: uses.length === 0 ? NO_REGISTERS : uses.slice() };
+  const result = { defs: defs.take(), uses: uses.take() };
   perFn[ins.index] = result;
   return result;
 }
