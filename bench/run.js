@@ -59,10 +59,11 @@ for (const file of files) {
   const parse = { ...measure(file, 'parse', RUNS), rssBytes: measure(file, 'parse', 1).rssBytes };
   // Engine: as the parse, the best of RUNS in one process (the first, cold run is reported beside it).
   const engine = measure(file, 'engine', RUNS);
+  const engineDrop = measure(file, 'engine-drop', RUNS);
   const analyze = measure(file, 'analyze', 1);
   const single = measure(file, 'analyze', 1, '1');
   const ptxas = ptxasSeconds(file);
-  rows.push({ file, lines, bytes: parse.bytes, parse, engine, analyze, single, ptxas });
+  rows.push({ file, lines, bytes: parse.bytes, parse, engine, engineDrop, analyze, single, ptxas });
   console.log(`${file}: ${(parse.bytes / MB).toFixed(1)} MB, ${lines} lines: parse ${mbps(parse.bytes, parse.ms)} MB/s (RSS ${(parse.rssBytes / MB).toFixed(0)} MB), ` +
     `engine ${(engine.ms / 1000).toFixed(2)} s (analyses ${(engine.analysesMs / 1000).toFixed(2)} s, cold ${(engine.firstMs / 1000).toFixed(2)} s), analyze ${(analyze.ms / 1000).toFixed(2)} s (RSS ${(analyze.rssBytes / MB).toFixed(0)} MB), ` +
     `--jobs 1 ${(single.ms / 1000).toFixed(2)} s (CPU ${(single.cpuMs / 1000).toFixed(2)} s, RSS ${(single.rssBytes / MB).toFixed(0)} MB), ptxas ${ptxas.toFixed(2)} s`);
@@ -75,6 +76,7 @@ const parseS = sum((r) => r.parse.ms) / 1000;
 const engineS = sum((r) => r.engine.ms) / 1000;
 const analysesS = sum((r) => r.engine.analysesMs) / 1000;
 const engineColdS = sum((r) => r.engine.firstMs) / 1000;
+const dropS = sum((r) => r.engineDrop.analysesMs) / 1000;
 const analyzeS = sum((r) => r.analyze.ms) / 1000;
 const singleS = sum((r) => r.single.ms) / 1000;
 const singleCpuS = sum((r) => r.single.cpuMs) / 1000;
@@ -112,7 +114,9 @@ const table = [
     `${singleS.toFixed(2)} | ${singleCpuS.toFixed(2)} | ${(peakSingle / MB).toFixed(0)} (max) | ${ptxasS.toFixed(2)} | ${(ptxasS / analyzeS).toFixed(1)}× | ${(ptxasS / singleS).toFixed(1)}× |`,
   '',
   `Engine, first (cold) run in its process: ${engineColdS.toFixed(2)} s over the corpus, ${(engineColdS / parseS).toFixed(1)}× the best parse ` +
-    `(per file ${rows.map((r) => `${(r.engine.firstMs / r.parse.ms).toFixed(1)}×`).join(', ')}).`,
+    `(per file ${rows.map((r) => `${(r.engine.firstMs / r.parse.ms).toFixed(1)}×`).join(', ')}). ` +
+    `The analyses with each function's facts dropped after them (as the command's part threads drop a part's), best of ${RUNS}: ` +
+    `${dropS.toFixed(2)} s, ${(dropS / parseS).toFixed(1)}× the parse (per file ${rows.map((r) => `${(r.engineDrop.analysesMs / r.parse.ms).toFixed(1)}×`).join(', ')}).`,
   '',
   `Peak RSS limit (40 × largest input + 150 MB): ${(limit / MB).toFixed(0)} MB; measured ${(peakParse / MB).toFixed(0)} MB parsing, ` +
     `${(peakSingle / MB).toFixed(0)} MB analyzing with --jobs 1, ${(peakAnalyze / MB).toFixed(0)} MB with the default threads.`,
