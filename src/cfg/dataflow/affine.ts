@@ -166,14 +166,13 @@ export function subForms(a: Form, b: Form): Form | undefined {
   return addScaled(a, b, -1);
 }
 
-/** x reduced modulo 2^w to the signed representative (w ≤ 32; wider widths are left alone). */
+/** x (a safe integer) reduced modulo 2^w to the signed representative (1 ≤ w ≤ 32; wider widths are left
+ *  alone). The shifts do it: `<<` takes its operand modulo 2^32 (ToInt32 is exact on safe integers), and
+ *  the arithmetic `>>` back sign-extends bit w−1. */
 function wrapSigned(x: number, w: number): number {
   if (w > 32) return x;
-  const m = 2 ** w;
-  if (x >= -m / 2 && x < m / 2) return x;
-  let r = x % m;
-  if (r < 0) r += m;
-  return r >= m / 2 ? r - m : r;
+  const s = 32 - w;
+  return (x << s) >> s;
 }
 
 /** The form with constant and coefficients reduced modulo 2^w (identity for 64-bit). */
@@ -1699,13 +1698,26 @@ class AffineEngine {
    *  (greatest fixpoint over pure definitions of uniform values). */
   private propagateFlags(): void {
     const n = this.symbols.length;
+    // Each symbol's dependencies, as compressed rows, from one walk (one callback for all symbols, not a
+    // closure per symbol and walk).
+    const depStart = new Int32Array(n + 1);
+    const deps: number[] = [];
+    const collect = (d: number): boolean => {
+      deps.push(d);
+      return false;
+    };
+    for (let i = 0; i < n; i++) {
+      depStart[i] = deps.length;
+      this.eachDep(i, collect);
+    }
+    depStart[n] = deps.length;
     // Users of each symbol, as compressed rows.
     const start = new Int32Array(n + 1);
-    for (let i = 0; i < n; i++) this.eachDep(i, (d) => { start[d + 1]!++; return false; });
+    for (let k = 0; k < deps.length; k++) start[deps[k]! + 1]!++;
     for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
     const fill = start.slice(0, n);
     const users = new Int32Array(start[n]!);
-    for (let i = 0; i < n; i++) this.eachDep(i, (d) => { users[fill[d]!++] = i; return false; });
+    for (let i = 0; i < n; i++) for (let k = depStart[i]!; k < depStart[i + 1]!; k++) users[fill[deps[k]!]!++] = i;
     const td = new Uint8Array(n);
     const work: number[] = [];
     this.symbols.forEach((s, i) => {
@@ -1741,9 +1753,13 @@ class AffineEngine {
     while (changed) {
       changed = false;
       for (const i of candidate) {
-        if (uni[i] === 1 && this.eachDep(i, (d) => uni[d] !== 1)) {
-          uni[i] = 0;
-          changed = true;
+        if (uni[i] !== 1) continue;
+        for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+          if (uni[deps[k]!] !== 1) {
+            uni[i] = 0;
+            changed = true;
+            break;
+          }
         }
       }
     }
