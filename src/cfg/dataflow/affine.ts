@@ -637,9 +637,17 @@ function immediate64(e: A.Expression): number | undefined | null {
     x = x.arg;
   }
   if (x.kind !== 'Int') return null;
-  const n = Number(BigInt.asIntN(64, neg ? -x.value : x.value));
+  const v = x.value;
+  // Most immediates are small and non-negative: read without BigInt arithmetic (which allocates).
+  if (v >= 0n && v <= MAX_SAFE_BIG) {
+    const n = Number(v);
+    return neg && n !== 0 ? -n : n;
+  }
+  const n = Number(BigInt.asIntN(64, neg ? -v : v));
   return safe(n) ? n : undefined;
 }
+
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Per-function compile state: operand objects shared between instructions. */
 interface CompileState {
