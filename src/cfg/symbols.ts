@@ -90,6 +90,17 @@ export interface FlatInstruction {
   readonly loc?: SourceLoc;
 }
 
+/** A flat instruction as the model makes it: one class, so every instruction has one shape. Its def/use
+ *  lists are kept on it once computed (src/cfg/dataflow/effects.ts): no object of their own, no cache
+ *  beside it. */
+export class Flat implements FlatInstruction {
+  /** The registers it writes and reads: undefined until `effects` computes them, and again after
+   *  `forgetEffects` (a part's facts dropped). */
+  defs: readonly RegisterSymbol[] | undefined = undefined;
+  uses: readonly RegisterSymbol[] | undefined = undefined;
+  constructor(readonly index: number, readonly node: A.Instruction, readonly scope: Scope, readonly loc: SourceLoc | undefined) {}
+}
+
 export interface FunctionModel {
   readonly decl: A.FunctionDecl;
   readonly name: string;
@@ -182,7 +193,7 @@ function splitNumbered(name: string): [string, number] | undefined {
 }
 
 class FunctionBuilder {
-  readonly instructions: FlatInstruction[] = [];
+  readonly instructions: Flat[] = [];
   readonly labels: LabelSymbol[] = [];
   readonly registers: RegisterSymbol[] = [];
   private readonly declTypes = new Map<A.VariableDecl, ReturnType<typeof declType>>();
@@ -248,9 +259,7 @@ class FunctionBuilder {
           break;
         }
         case 'Instruction': {
-          const ins: FlatInstruction = this.loc === undefined
-            ? { index: this.instructions.length, node: s, scope }
-            : { index: this.instructions.length, node: s, scope, loc: this.loc };
+          const ins = new Flat(this.instructions.length, s, scope, this.loc);
           this.flushLabels();
           this.instructions.push(ins);
           break;
@@ -296,7 +305,8 @@ class FunctionBuilder {
   private lookupIn(name: string, s: Scope): SymbolRef | undefined {
     const r = s.registers.get(name);
     if (r !== undefined) return r;
-    const split = splitNumbered(name);
+    // (Most nested scopes declare no `%r<N>` range: no split then.)
+    const split = s.ranges.size === 0 ? undefined : splitNumbered(name);
     if (split !== undefined) {
       const range = s.ranges.get(split[0]);
       if (range !== undefined && split[1] < range.count) {

@@ -2,7 +2,7 @@
 // effects table; `call` return lists are writes, argument lists reads.
 import type * as A from '../../parser/ast.js';
 import { destinationIsRead, writesFirstOperand } from '../../parser/isa/effects.js';
-import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
+import type { Flat, FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 
 export interface Effects {
   readonly defs: readonly RegisterSymbol[];
@@ -44,20 +44,12 @@ function collect(fn: FunctionModel, e: A.Expression, out: Scratch): void {
   }
 }
 
-/** Per function, effects by instruction index (a WeakMap per instruction cost
- *  more than the computation on large inputs). */
-const cache = new WeakMap<FunctionModel, (Effects | undefined)[]>();
-
-/** The function asked about last and its effects (callers walk one function's instructions in turn). */
-let lastFn: FunctionModel | undefined;
-let lastEffects: (Effects | undefined)[] | undefined;
-
-/** Drops a function's cached effects (its part of the module has been checked). */
+/** Drops a function's computed effects (its part of the module has been checked). */
 export function forgetEffects(fn: FunctionModel): void {
-  cache.delete(fn);
-  if (lastFn === fn) {
-    lastFn = undefined;
-    lastEffects = undefined;
+  for (const ins of fn.instructions) {
+    const flat = ins as Flat;
+    flat.defs = undefined;
+    flat.uses = undefined;
   }
 }
 
@@ -65,17 +57,12 @@ export function forgetEffects(fn: FunctionModel): void {
 const DEFS = new Scratch();
 const USES = new Scratch();
 
-/** The registers an instruction writes and reads (guard included). */
+/** The registers an instruction writes and reads (guard included). Computed once and kept on the model's
+ *  instruction object, which is what is returned. */
 export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
-  let perFn = fn === lastFn ? lastEffects : cache.get(fn);
-  if (perFn === undefined) {
-    perFn = new Array<Effects | undefined>(fn.instructions.length);
-    cache.set(fn, perFn);
-  }
-  lastFn = fn;
-  lastEffects = perFn;
-  const hit = perFn[ins.index];
-  if (hit !== undefined) return hit;
+  // (The model's own object for that instruction: a caller may hold a copy.)
+  const flat = fn.instructions[ins.index] as Flat;
+  if (flat.defs !== undefined) return flat as Effects;
   const node = ins.node;
   const defs = DEFS;
   const uses = USES;
@@ -103,7 +90,7 @@ export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
   }
   // Kept lists are exact copies: a list grown by `push` from empty holds room for 17 entries, and a part
   // keeps two per instruction.
-  const result = { defs: defs.take(), uses: uses.take() };
-  perFn[ins.index] = result;
-  return result;
+  flat.uses = uses.take();
+  flat.defs = defs.take();
+  return flat as Effects;
 }

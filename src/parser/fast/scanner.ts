@@ -120,6 +120,29 @@ for (let c = 0; c < 128; c++) {
 /** `c` is in the class; false for NaN (past the end) and non-ASCII. */
 const is = (c: number, cls: number): boolean => c < 128 && (CC[c]! & cls) !== 0;
 
+/** The engine's own copy of a string, the one it keeps for its property names and literals: every `===`
+ *  between it and a literal (`opcode === 'ld'`, `type === '.pred'`) then compares pointers, where a copy
+ *  of the source's slice is compared character by character, by a call, in every analysis and check.
+ *  Costly (about a microsecond), so only for the few distinct words the tools compare with literals. */
+function internalized(s: string): string {
+  return Object.keys({ [s]: 0 })[0] ?? s;
+}
+
+/** Opcodes, special registers and keywords: lowercase, short, without `_` (labels, mangled function names,
+ *  parameters) and without digits after `%` (numbered registers `%r12`), so that a module's thousands of
+ *  distinct names are not copied (see `internalized`). */
+function isWord(s: string): boolean {
+  if (s.length > 16) return false;
+  const c0 = s.charCodeAt(0);
+  const lower = (c: number): boolean => c >= 97 && c <= 122;
+  if (!lower(c0) && !(c0 === 37 && s.length > 1 && lower(s.charCodeAt(1)))) return false;
+  for (let i = 1; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 95 || (c0 === 37 && c >= 48 && c <= 57)) return false;
+  }
+  return true;
+}
+
 /** One interned image and what has been derived from it. */
 export class Entry {
   /** Cached `parseIntLiteral(str)` / `parseFloatLiteral(str)`. */
@@ -599,7 +622,8 @@ export class Scanner {
       }
       i = (i + 1) & mask;
     }
-    const str = this.text.slice(start, end);
+    const image = this.text.slice(start, end);
+    const str = kind === Tok.Modifier || (kind === Tok.Identifier && isWord(image)) ? internalized(image) : image;
     const ent = new Entry(str, h, key, kind === Tok.Modifier ? KEYWORD_KINDS.get(str) ?? Tok.Modifier : kind);
     keys[i] = key;
     this.slots[i] = ent;
