@@ -3,6 +3,7 @@
 // body flattened into an indexed instruction list (the CFG's raw material).
 import type * as A from '../parser/ast.js';
 import { lookupSreg, type SregSpec } from '../parser/isa/sregs.js';
+import { firstOperandRole, Scratch } from './dataflow/effects.js';
 
 /** A register: declared by `.reg`, or a `.reg` parameter of a `.func`. */
 export interface RegisterSymbol {
@@ -340,22 +341,45 @@ class FunctionBuilder {
     return undefined;
   }
 
+  /** Resolves every name of every instruction, and lists the registers each writes and reads (its effects,
+   *  src/cfg/dataflow/effects.ts: the same lists in the same order) in the same walk. */
   resolveOperands(): void {
+    const defs = DEFS;
+    const uses = USES;
     for (const ins of this.instructions) {
       const nested = ins.scope !== this.scope;
-      for (const o of ins.node.operands) this.resolveIn(o, ins, nested);
-      if (ins.node.guard !== undefined) {
-        const g = ins.node.guard;
+      const node = ins.node;
+      const ops = node.operands;
+      defs.n = 0;
+      uses.n = 0;
+      const role = firstOperandRole(node);
+      for (let k = 0; k < ops.length; k++) {
+        if (k === 0 && role !== 0) {
+          this.resolveIn(ops[0]!, ins, nested, defs);
+          // (A destination it also reads: the same registers, in the same order, among the uses.)
+          if (role === 2) for (let j = 0; j < defs.n; j++) uses.add(defs.items[j]!);
+        } else {
+          this.resolveIn(ops[k]!, ins, nested, uses);
+        }
+      }
+      // The guard after the operands (registers of a `%r<N>` range are numbered in this order), but first
+      // among the uses, as effects() lists it.
+      let guard: RegisterSymbol | undefined;
+      if (node.guard !== undefined) {
+        const g = node.guard;
         const inner = nested ? this.nestedMeaning(g.predicate, ins.scope) : undefined;
         if (inner !== undefined) this.guards.set(g, inner);
         const sym = inner ?? this.outerMeaning(g.predicate);
         if (sym === undefined) this.unresolved.push({ instruction: ins, name: { kind: 'Name', name: g.predicate, range: g.range } });
+        else if (sym.kind === 'register') guard = sym;
       }
+      ins.uses = guard === undefined ? uses.take() : uses.takeAfter(guard);
+      ins.defs = defs.take();
     }
   }
 
-  /** Resolves every name in an operand (a method, not a closure made per instruction). */
-  private resolveIn(e: A.Expression, ins: FlatInstruction, nested: boolean): void {
+  /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction). */
+  private resolveIn(e: A.Expression, ins: FlatInstruction, nested: boolean, out: Scratch): void {
     switch (e.kind) {
       case 'Name': {
         if (e.name === '_') return;
@@ -363,20 +387,25 @@ class FunctionBuilder {
         if (inner !== undefined) this.resolved.set(e, inner);
         const sym = inner ?? this.outerMeaning(e.name);
         if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
+        else if (sym.kind === 'register') out.add(sym);
         return;
       }
-      case 'Unary': this.resolveIn(e.arg, ins, nested); return;
-      case 'Binary': this.resolveIn(e.left, ins, nested); this.resolveIn(e.right, ins, nested); return;
+      case 'Unary': this.resolveIn(e.arg, ins, nested, out); return;
+      case 'Binary': this.resolveIn(e.left, ins, nested, out); this.resolveIn(e.right, ins, nested, out); return;
       case 'Conditional':
-        this.resolveIn(e.test, ins, nested); this.resolveIn(e.then, ins, nested); this.resolveIn(e.otherwise, ins, nested);
+        this.resolveIn(e.test, ins, nested, out); this.resolveIn(e.then, ins, nested, out); this.resolveIn(e.otherwise, ins, nested, out);
         return;
-      case 'Cast': this.resolveIn(e.arg, ins, nested); return;
-      case 'Vector': case 'Address': case 'List': for (const x of e.elements) this.resolveIn(x, ins, nested); return;
-      case 'PredPair': this.resolveIn(e.first, ins, nested); this.resolveIn(e.second, ins, nested); return;
+      case 'Cast': this.resolveIn(e.arg, ins, nested, out); return;
+      case 'Vector': case 'Address': case 'List': for (const x of e.elements) this.resolveIn(x, ins, nested, out); return;
+      case 'PredPair': this.resolveIn(e.first, ins, nested, out); this.resolveIn(e.second, ins, nested, out); return;
       default: return;
     }
   }
 }
+
+/** Scratch lists of the registers one instruction writes and reads, while the model walks it. */
+const DEFS = new Scratch();
+const USES = new Scratch();
 
 interface ModuleTables {
   readonly variables: Map<string, VariableSymbol>;

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeText } from '../../src/analyze.js';
 import { AnalysisContext } from '../../src/cfg/context.js';
+import { effects, forgetEffects } from '../../src/cfg/dataflow/effects.js';
 import { parsePtx } from '../../src/parser/parse.js';
 import { committedPtx, compiledCorpus } from '../helpers/corpus.js';
 
@@ -26,6 +27,22 @@ describe('engine on the corpus', () => {
     let functions = 0;
     for (const input of inputs) functions += allFacts(input.text);
     expect(functions).toBeGreaterThan(300);
+  }, 600_000);
+
+  it('lists the same registers whether the model computed them or effects() did after they were dropped', () => {
+    let compared = 0;
+    const names = (rs: readonly { readonly name: string; readonly id: number }[]): string => rs.map((r) => `${r.name}#${r.id}`).join(' ');
+    for (const input of inputs) {
+      const ctx = new AnalysisContext(parsePtx(input.text).module);
+      for (const fn of ctx.functions) {
+        const byModel = fn.instructions.map((i) => { const e = effects(fn, i); return `${names(e.defs)} <- ${names(e.uses)}`; });
+        forgetEffects(fn);
+        const again = fn.instructions.map((i) => { const e = effects(fn, i); return `${names(e.defs)} <- ${names(e.uses)}`; });
+        expect(again, `${input.name} ${fn.name}`).toEqual(byModel);
+        compared += again.length;
+      }
+    }
+    expect(compared).toBeGreaterThan(10_000);
   }, 600_000);
 
   it('gives the same findings on every run', () => {

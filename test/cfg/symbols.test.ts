@@ -4,6 +4,7 @@
 // nested scope declares the name: shadowing kept).
 import { describe, expect, it } from 'vitest';
 import type * as A from '../../src/parser/ast.js';
+import { effects, forgetEffects } from '../../src/cfg/dataflow/effects.js';
 import { buildModuleModel, type FunctionModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
 
@@ -130,5 +131,39 @@ describe('a nested scope that declares some names and not others', () => {
     expect(fn.resolveGuard(guardOn(14))).toBe(fn.resolve(namesOn(fn, 13)[0]!));
     expect(fn.resolveGuard(guardOn(16))).toBe(fn.resolve(namesOn(fn, 8)[0]!));
     expect(fn.resolveGuard(guardOn(14))).not.toBe(fn.resolveGuard(guardOn(16)));
+  });
+});
+
+describe('the registers each instruction writes and reads, listed by the model as it resolves names', () => {
+  const fn = model(`.func (.reg .b32 x) g (.reg .b32 y);
+.entry k(.param .u64 p) {
+  .reg .b32 %r<6>;
+  .reg .pred %p<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  setp.eq.u32 %p1, %r1, 0;
+  @%p1 add.u32 %r2, %r3, %r4;
+  st.global.u32 [%rd1+4], %r2;
+  ld.global.v2.u32 {%r3, %r4}, [%rd1];
+  call (%r5), g, (%r1);
+  ret;
+}
+`);
+  const on = (line: number): string => {
+    const i = fn.instructions.find((x) => x.node.range.line === line)!;
+    const e = effects(fn, i);
+    return `${e.defs.map((r) => r.name).join(' ')} <- ${e.uses.map((r) => r.name).join(' ')}`;
+  };
+  const expected: Record<number, string> = {
+    9: '%rd1 <- ', 10: '%p1 <- %r1', 11: '%r2 <- %p1 %r3 %r4', 12: ' <- %rd1 %r2', 13: '%r3 %r4 <- %rd1', 14: '%r5 <- %r1', 15: ' <- ',
+  };
+
+  it('the guard first among the uses (line 11), no destination for st (line 12), a vector destination (line 13), a call\'s return list (line 14)', () => {
+    for (const [line, want] of Object.entries(expected)) expect(on(Number(line)), `line ${line}`).toBe(want);
+  });
+
+  it('lists the same registers when effects() computes them again after they were dropped', () => {
+    forgetEffects(fn);
+    for (const [line, want] of Object.entries(expected)) expect(on(Number(line)), `line ${line}`).toBe(want);
   });
 });

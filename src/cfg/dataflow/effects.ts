@@ -15,7 +15,7 @@ const NO_REGISTERS: readonly RegisterSymbol[] = [];
 
 /** Registers of one instruction as they are collected: `items[0, n)`. Reset by `n = 0`, not by
  *  `length = 0`, which drops the array's storage and has every instruction allocate it anew. */
-class Scratch {
+export class Scratch {
   readonly items: RegisterSymbol[] = [];
   n = 0;
   add(r: RegisterSymbol): void {
@@ -25,6 +25,21 @@ class Scratch {
   take(): readonly RegisterSymbol[] {
     return this.n === 0 ? NO_REGISTERS : this.items.slice(0, this.n);
   }
+  /** `first`, then the collected registers, as an exact-size list. */
+  takeAfter(first: RegisterSymbol): readonly RegisterSymbol[] {
+    const out = new Array<RegisterSymbol>(this.n + 1);
+    out[0] = first;
+    for (let i = 0; i < this.n; i++) out[i + 1] = this.items[i]!;
+    return out;
+  }
+}
+
+/** What an instruction's first operand is: a source (0), a destination (1), a destination it also reads (2). */
+export function firstOperandRole(node: A.Instruction): 0 | 1 | 2 {
+  const ops = node.operands;
+  if (node.opcode === 'call') return ops[0]?.kind === 'List' && ops.length > 1 ? 1 : 0;
+  if (ops.length === 0 || !writesFirstOperand(node.opcode, node.modifiers) || ops[0]!.kind === 'Address') return 0;
+  return destinationIsRead(node.opcode, node.modifiers) ? 2 : 1;
 }
 
 function collect(fn: FunctionModel, e: A.Expression, out: Scratch): void {
@@ -73,21 +88,12 @@ export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
     if (g?.kind === 'register') uses.add(g);
   }
   const ops = node.operands;
-  let first = 0;
-  if (node.opcode === 'call') {
-    if (ops[0]?.kind === 'List' && ops.length > 1) {
-      collect(fn, ops[0], defs);
-      first = 1;
-    }
-    for (let i = first; i < ops.length; i++) collect(fn, ops[i]!, uses);
-  } else {
-    if (ops.length > 0 && writesFirstOperand(node.opcode, node.modifiers) && ops[0]!.kind !== 'Address') {
-      collect(fn, ops[0]!, defs);
-      if (destinationIsRead(node.opcode, node.modifiers)) collect(fn, ops[0]!, uses);
-      first = 1;
-    }
-    for (let i = first; i < ops.length; i++) collect(fn, ops[i]!, uses);
+  const role = firstOperandRole(node);
+  if (role !== 0) {
+    collect(fn, ops[0]!, defs);
+    if (role === 2) collect(fn, ops[0]!, uses);
   }
+  for (let i = role === 0 ? 0 : 1; i < ops.length; i++) collect(fn, ops[i]!, uses);
   // Kept lists are exact copies: a list grown by `push` from empty holds room for 17 entries, and a part
   // keeps two per instruction.
   flat.uses = uses.take();
