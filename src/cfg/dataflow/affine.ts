@@ -607,8 +607,8 @@ export interface CompiledIns {
   readonly flags: number;
   readonly defs: readonly RegisterSymbol[];
   readonly uses: readonly RegisterSymbol[];
-  /** Per operand, in order. */
-  readonly src: readonly Src[];
+  /** Where its operands' sources start in `CompiledFunction.srcs` (one per operand, in order; see `srcOf`). */
+  readonly srcAt: number;
   /** The first bracketed operand with a single element. */
   readonly address: Src | undefined;
   readonly guard: RegisterSymbol | undefined;
@@ -617,6 +617,9 @@ export interface CompiledIns {
 
 export interface CompiledFunction {
   readonly ins: readonly CompiledIns[];
+  /** Every instruction's operand sources, one list for the function (a list per instruction was two heap
+   *  objects per instruction more for the collector to copy). */
+  readonly srcs: readonly Src[];
   /** `.param` variables the function stores to (call arguments, return values). */
   readonly writtenParams: ReadonlySet<VariableSymbol>;
   /** How many `sreg`/`var` operand slots. */
@@ -761,6 +764,7 @@ function modifierInfo(mods: readonly string[]): ModifierInfo {
 function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const writtenParams = new Set<VariableSymbol>();
   const slots: CompileState = { n: 0, regs: new Array<Src>(fn.registers.length), known: [], knownDefs: [] };
+  const srcs: Src[] = [];
   const ins = fn.instructions.map((i): CompiledIns => {
     const node = i.node;
     const fx = effects(fn, i);
@@ -773,11 +777,11 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     if (node.operands[0]?.kind === 'Name') flags |= NAMED_DEST;
     if (PURE.has(node.opcode) || (node.opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
     const ops = node.operands;
+    const srcAt = srcs.length;
     // (A loop, not `map` with a closure made per instruction.)
-    const src = new Array<Src>(ops.length);
     for (let k = 0; k < ops.length; k++) {
       const o = ops[k]!;
-      src[k] = o.kind === 'Address' || o.kind === 'Vector' || o.kind === 'PredPair' || o.kind === 'List' ? NONE : compileSrc(fn, o, slots);
+      srcs.push(o.kind === 'Address' || o.kind === 'Vector' || o.kind === 'PredPair' || o.kind === 'List' ? NONE : compileSrc(fn, o, slots));
     }
     const a = addressOperand(node);
     const address = a === undefined ? undefined : compileSrc(fn, a, slots);
@@ -787,14 +791,19 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     }
     const g = node.guard === undefined ? undefined : fn.resolveGuard(node.guard);
     return {
-      index: i.index, node, opcode: node.opcode, types, flags, defs: fx.defs, uses: fx.uses, src, address, ty,
+      index: i.index, node, opcode: node.opcode, types, flags, defs: fx.defs, uses: fx.uses, srcAt, address, ty,
       guard: g?.kind === 'register' ? g : undefined, negated: node.guard?.negated ?? false,
     };
   });
   const offsets = new Int32Array(ins.length + 1);
   for (let i = 0; i < ins.length; i++) offsets[i + 1] = offsets[i]! + ins[i]!.uses.length + ins[i]!.defs.length;
   const live = liveInRegisters(fn, cfg, ins, (r) => r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred'));
-  return { ins, writtenParams, slots: slots.n, offsets, live };
+  return { ins, srcs, writtenParams, slots: slots.n, offsets, live };
+}
+
+/** The source of operand `k` of a compiled instruction; undefined past its last operand. */
+export function srcOf(code: CompiledFunction, c: CompiledIns, k: number): Src | undefined {
+  return k < c.node.operands.length ? code.srcs[c.srcAt + k] : undefined;
 }
 
 /** Each instruction with its operands resolved (shared by the affine and range analyses). */
@@ -1353,7 +1362,7 @@ class AffineEngine {
   }
 
   private ev(c: CompiledIns, k: number, w: number): Form | undefined {
-    const s = c.src[k];
+    const s = srcOf(this.code, c, k);
     return s === undefined ? undefined : this.src(s, w, this.read);
   }
 

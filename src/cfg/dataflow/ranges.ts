@@ -35,7 +35,7 @@ import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.
 import {
   addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, joinFacts, NAMED_DEST, partsOf, pvEmpty,
   pvEquals, pvGet, pvMerge, pvSetMany, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
-  type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
+  srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve, type DataflowResult } from './solver.js';
 
@@ -501,8 +501,8 @@ class RangeEngine {
       if (signed || v >= 0) return v;
       return ty.width >= 64 ? undefined : v + 2 ** ty.width;
     };
-    const x = c.src[1]!;
-    const y = c.src[2]!;
+    const x = srcOf(this.code, c, 1)!;
+    const y = srcOf(this.code, c, 2)!;
     let cond: Cond | undefined;
     const rx = regOf(x);
     const ry = regOf(y);
@@ -590,7 +590,7 @@ class RangeEngine {
   }
 
   private ev(c: CompiledIns, k: number, w: number): Iv {
-    const s = c.src[k];
+    const s = srcOf(this.code, c, k);
     return s === undefined ? undefined : this.src(s, w);
   }
 
