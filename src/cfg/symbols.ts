@@ -69,11 +69,20 @@ export type SymbolRef = RegisterSymbol | VariableSymbol | LabelSymbol | Function
 /** A `{ }` scope: what it declares, and its parent. */
 export class Scope {
   readonly registers = new Map<string, RegisterSymbol>();
-  /** `%r<N>` declarations by prefix; concrete registers are made on first use. */
-  readonly ranges = new Map<string, { decl: A.VariableDecl; declarator: A.Declarator; count: number }>();
+  /** `%r<N>` declarations by prefix; concrete registers are made on first use, kept by number in `regs`. */
+  readonly ranges = new Map<string, RegisterRange>();
   readonly variables = new Map<string, VariableSymbol>();
   readonly labels = new Map<string, LabelSymbol>();
   constructor(readonly parent: Scope | undefined, readonly block: A.Block | undefined) {}
+}
+
+/** A `%r<N>` declaration: its registers by number, each made when first used. */
+export interface RegisterRange {
+  readonly prefix: string;
+  readonly decl: A.VariableDecl;
+  readonly declarator: A.Declarator;
+  readonly count: number;
+  readonly regs: (RegisterSymbol | undefined)[];
 }
 
 /** The nearest preceding `.loc`: where an instruction comes from in the source. */
@@ -183,6 +192,9 @@ function variableSymbol(decl: A.VariableDecl, d: A.Declarator, global: boolean, 
   };
 }
 
+/** The largest `%r<N>` whose register list is made at full length. */
+const MAX_DENSE_RANGE = 1 << 16;
+
 /** Splits `%r12` into `%r` and 12, for `%r<N>` lookups. */
 function splitNumbered(name: string): [string, number] | undefined {
   let i = name.length;
@@ -191,6 +203,49 @@ function splitNumbered(name: string): [string, number] | undefined {
   const digits = name.slice(i);
   if (digits.length > 1 && digits.startsWith('0')) return undefined;
   return [name.slice(0, i), Number(digits)];
+}
+
+/** The `%r<N>` ranges of a function's outermost scope, to find a register from its name's characters: no
+ *  hash of the name and no map lookup (the parser's name strings are fresh slices, hashed anew at each
+ *  occurrence), and most names in compiler output are such registers. */
+class NumberedNames {
+  /** The number of the register `find` found. */
+  n = 0;
+  constructor(private readonly ranges: readonly RegisterRange[]) {}
+
+  /** The range `name` is a register of, as `lookupIn` would find it (a prefix, then digits without a leading
+   *  zero, below the range's count); undefined when none (or more than 9 digits: left to the general search). */
+  find(name: string): RegisterRange | undefined {
+    const len = name.length;
+    let i = len;
+    while (i > 0) {
+      const c = name.charCodeAt(i - 1);
+      if (c < 48 || c > 57) break;
+      i--;
+    }
+    const digits = len - i;
+    if (digits === 0 || i === 0 || digits > 9 || (digits > 1 && name.charCodeAt(i) === 48)) return undefined;
+    const ranges = this.ranges;
+    for (let k = 0; k < ranges.length; k++) {
+      const r = ranges[k]!;
+      if (r.prefix.length !== i || !name.startsWith(r.prefix)) continue;
+      let n = 0;
+      for (let j = i; j < len; j++) n = n * 10 + name.charCodeAt(j) - 48;
+      if (n >= r.count) return undefined;
+      this.n = n;
+      return r;
+    }
+    return undefined;
+  }
+
+  /** For the outermost scope, or null when none can be used: no ranges, or a register declared by name that a
+   *  range's name would also match (the by-name declaration is found first). */
+  static of(scope: Scope): NumberedNames | null {
+    if (scope.ranges.size === 0) return null;
+    const names = new NumberedNames([...scope.ranges.values()]);
+    for (const name of scope.registers.keys()) if (names.find(name) !== undefined) return null;
+    return names;
+  }
 }
 
 class FunctionBuilder {
@@ -208,6 +263,8 @@ class FunctionBuilder {
   readonly guards = new Map<A.Guard, SymbolRef>();
   readonly unresolved: { instruction: FlatInstruction; name: A.NameExpr }[] = [];
   readonly scope: Scope;
+  /** The outermost scope's `%r<N>` ranges by name (null: none, or not usable); set once the body is walked. */
+  numbered: NumberedNames | null = null;
   private loc: SourceLoc | undefined;
   /** Labels waiting for their instruction, with the scope they belong to. */
   private pendingLabels: { node: A.Label; scope: Scope; directive?: A.TargetListDirective | A.CallPrototype }[] = [];
@@ -235,7 +292,12 @@ class FunctionBuilder {
   declare(scope: Scope, decl: A.VariableDecl, isParam: boolean): void {
     for (const d of decl.declarators) {
       if (decl.space === '.reg') {
-        if (d.count !== undefined) scope.ranges.set(d.name, { decl, declarator: d, count: d.count });
+        if (d.count !== undefined) {
+          // At full length (a register first used far past the others would make a growing list a slow
+          // dictionary), unless the count is absurd.
+          const regs = new Array<RegisterSymbol | undefined>(d.count <= MAX_DENSE_RANGE ? d.count : 0);
+          scope.ranges.set(d.name, { prefix: d.name, decl, declarator: d, count: d.count, regs });
+        }
         else scope.registers.set(d.name, this.newRegister(d.name, decl, isParam));
       } else {
         scope.variables.set(d.name, variableSymbol(decl, d, false, isParam));
@@ -310,19 +372,31 @@ class FunctionBuilder {
     const split = s.ranges.size === 0 ? undefined : splitNumbered(name);
     if (split !== undefined) {
       const range = s.ranges.get(split[0]);
-      if (range !== undefined && split[1] < range.count) {
-        const made = this.newRegister(name, range.decl, false);
-        s.registers.set(name, made);
-        return made;
-      }
+      if (range !== undefined && split[1] < range.count) return this.rangeRegister(range, split[1], name);
     }
     const v = s.variables.get(name);
     if (v !== undefined) return v;
     return s.labels.get(name);
   }
 
-  /** What `name` means in the outermost scope, from the per-name table. */
+  /** Register `n` of a `%r<N>` range, made on first use (registers are numbered in first-use order). */
+  private rangeRegister(range: RegisterRange, n: number, name: string): RegisterSymbol {
+    let r = range.regs[n];
+    if (r === undefined) {
+      r = this.newRegister(name, range.decl, false);
+      range.regs[n] = r;
+    }
+    return r;
+  }
+
+  /** What `name` means in the outermost scope: a register of one of its `%r<N>` ranges straight from the
+   *  name's characters (most names are), else from the per-name table. */
   private outerMeaning(name: string): SymbolRef | undefined {
+    const numbered = this.numbered;
+    if (numbered !== null) {
+      const hit = numbered.find(name);
+      if (hit !== undefined) return this.rangeRegister(hit, numbered.n, name);
+    }
     let sym = this.byName.get(name);
     if (sym === undefined) {
       sym = this.lookup(name, this.scope) ?? null;
@@ -344,6 +418,7 @@ class FunctionBuilder {
   /** Resolves every name of every instruction, and lists the registers each writes and reads (its effects,
    *  src/cfg/dataflow/effects.ts: the same lists in the same order) in the same walk. */
   resolveOperands(): void {
+    this.numbered = NumberedNames.of(this.scope);
     const defs = DEFS;
     const uses = USES;
     for (const ins of this.instructions) {
@@ -426,6 +501,7 @@ class FunctionModelOf implements FunctionModel {
   private readonly resolved: ReadonlyMap<A.NameExpr, SymbolRef>;
   private readonly guards: ReadonlyMap<A.Guard, SymbolRef>;
   private readonly byName: ReadonlyMap<string, SymbolRef | null>;
+  private readonly numbered: NumberedNames | null;
 
   constructor(readonly decl: A.FunctionDecl, b: FunctionBuilder) {
     this.name = decl.name;
@@ -438,6 +514,17 @@ class FunctionModelOf implements FunctionModel {
     this.resolved = b.resolved;
     this.guards = b.guards;
     this.byName = b.byName;
+    this.numbered = b.numbered;
+  }
+
+  /** What a name means in the outermost scope (a register of a range only if the walk met it). */
+  private outer(name: string): SymbolRef | undefined {
+    const numbered = this.numbered;
+    if (numbered !== null) {
+      const hit = numbered.find(name);
+      if (hit !== undefined) return hit.regs[numbered.n];
+    }
+    return this.byName.get(name) ?? undefined;
   }
 
   resolve(name: A.NameExpr): SymbolRef | undefined {
@@ -445,7 +532,7 @@ class FunctionModelOf implements FunctionModel {
       const inner = this.resolved.get(name);
       if (inner !== undefined) return inner;
     }
-    return name.name === '_' ? undefined : this.byName.get(name.name) ?? undefined;
+    return name.name === '_' ? undefined : this.outer(name.name);
   }
 
   resolveGuard(guard: A.Guard): SymbolRef | undefined {
@@ -453,7 +540,7 @@ class FunctionModelOf implements FunctionModel {
       const inner = this.guards.get(guard);
       if (inner !== undefined) return inner;
     }
-    return this.byName.get(guard.predicate) ?? undefined;
+    return this.outer(guard.predicate);
   }
 }
 

@@ -167,3 +167,51 @@ describe('the registers each instruction writes and reads, listed by the model a
     for (const [line, want] of Object.entries(expected)) expect(on(Number(line)), `line ${line}`).toBe(want);
   });
 });
+
+describe('registers of `%r<N>` ranges, found from the name\'s characters', () => {
+  // Lines: 4 .entry, 5 {, 6 .reg r, 7 .reg rd, 8 .reg b, 9 mov, 10 add, 11 mov, 12 mov, 13 mov, 14 ret
+  const fn = model(`.entry k()
+{
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<3>;
+  .reg .b32 %b<2>;
+  mov.u32 %r11, 7;
+  add.u32 %r10, %r11, %r11;
+  mov.b64 %rd2, %rd02;
+  mov.u32 %r12, %r0123456789;
+  mov.u32 %b1, %r;
+  ret;
+}
+`);
+
+  it('%r11 on lines 9 and 10 is one register; %r10 (line 10) the next one made; %rd2 (line 11) of the other prefix', () => {
+    const [r11, r10, r11b, r11c] = [namesOn(fn, 9)[0]!, ...namesOn(fn, 10)].map((n) => fn.resolve(n));
+    expect(r11).toMatchObject({ kind: 'register', name: '%r11', type: '.b32', id: 0 });
+    expect(r10).toMatchObject({ kind: 'register', name: '%r10', id: 1 });
+    expect(r11b).toBe(r11);
+    expect(r11c).toBe(r11);
+    expect(fn.resolve(namesOn(fn, 11)[0]!)).toMatchObject({ kind: 'register', name: '%rd2', type: '.b64', id: 2 });
+  });
+
+  it('a leading zero (%rd02, line 11), a number past the count (%r12, line 12), ten digits and a bare prefix (lines 12, 13) are no range\'s', () => {
+    expect(fn.resolve(namesOn(fn, 11)[1]!)).toBeUndefined();
+    expect(fn.resolve(namesOn(fn, 12)[0]!)).toBeUndefined();
+    expect(fn.resolve(namesOn(fn, 12)[1]!)).toBeUndefined();
+    expect(fn.resolve(namesOn(fn, 13)[1]!)).toBeUndefined();
+    expect(fn.unresolved.map((u) => u.name.name)).toEqual(['%rd02', '%r12', '%r0123456789', '%r']);
+    expect(fn.resolve(namesOn(fn, 13)[0]!)).toMatchObject({ name: '%b1', type: '.b32' });
+  });
+
+  it('a register declared by a name a range also covers is found first, by its declaration', () => {
+    const g = model(`.func g(.reg .b64 %r3)
+{
+  .reg .b32 %r<8>;
+  mov.b64 %r3, 0;
+  mov.u32 %r4, 1;
+  ret;
+}
+`);
+    expect(g.resolve(namesOn(g, 7)[0]!)).toMatchObject({ name: '%r3', type: '.b64', isParam: true });
+    expect(g.resolve(namesOn(g, 8)[0]!)).toMatchObject({ name: '%r4', type: '.b32', isParam: false });
+  });
+});
