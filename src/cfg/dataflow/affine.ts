@@ -205,6 +205,14 @@ function withWrap(f: Form, mayWrap: boolean): Form {
   return mayWrap && !f.mayWrap ? { ...f, mayWrap: true } : f;
 }
 
+const POW2 = new Float64Array(129).map((_x, k) => 2 ** k);
+
+/** 2^k. From a table for integers 0 to 128: V8 computes `2 ** k` with a variable k by a call into its
+ *  pow routine, about 50 ns, and the range and affine rules ask for it at almost every instruction. */
+export function pow2(k: number): number {
+  return k >= 0 && k <= 128 && (k | 0) === k ? POW2[k]! : 2 ** k;
+}
+
 /** The largest power of two dividing x (x ≠ 0), capped at 2^30. */
 function pow2Factor(x: number): number {
   if (x === 0) return 2 ** 30;
@@ -1185,7 +1193,7 @@ class AffineEngine {
         if (s.sreg === '%tid' && this.block !== undefined && dim >= 0) b = [0, this.block[dim]! - 1];
       } else if (s.kind === 'shr') {
         const inner = this.bounds(s.of);
-        if (inner !== undefined && inner[0] >= 0 && inner[1] < 2 ** s.width) b = [Math.floor(inner[0] / 2 ** s.shift), Math.floor(inner[1] / 2 ** s.shift)];
+        if (inner !== undefined && inner[0] >= 0 && inner[1] < pow2(s.width)) b = [Math.floor(inner[0] / pow2(s.shift)), Math.floor(inner[1] / pow2(s.shift))];
       }
       if (b === undefined) return undefined;
       if (t.coef > 0) {
@@ -1204,7 +1212,7 @@ class AffineEngine {
     if (f.mayWrap) return false;
     const b = this.bounds(f);
     if (b === undefined) return false;
-    return signed ? b[0] >= -(2 ** (width - 1)) && b[1] < 2 ** (width - 1) : b[0] >= 0 && b[1] < 2 ** width;
+    return signed ? b[0] >= -pow2(width - 1) && b[1] < pow2(width - 1) : b[0] >= 0 && b[1] < pow2(width);
   }
 
   /** `x` extended from `width` bits (zero or sign): the same form, marked when it may have wrapped. */
@@ -1294,7 +1302,7 @@ class AffineEngine {
           case '+': return addScaled(a, b, 1);
           case '-': return addScaled(a, b, -1);
           case '*': return isConstant(a) ? scaleForm(b, a.c) : isConstant(b) ? scaleForm(a, b.c) : undefined;
-          case '<<': return isConstant(b) && b.c >= 0 && b.c < 63 ? scaleForm(a, 2 ** b.c) : undefined;
+          case '<<': return isConstant(b) && b.c >= 0 && b.c < 63 ? scaleForm(a, pow2(b.c)) : undefined;
           default: return undefined;
         }
       }
@@ -1418,7 +1426,7 @@ class AffineEngine {
         const a = this.ev(c, 1, w);
         const k = this.ev(c, 2, 32);
         if (a === undefined || k === undefined || !isConstant(k) || k.c < 0) return undefined;
-        return k.c >= w ? constForm(0) : norm(scaleForm(a, 2 ** k.c), w);
+        return k.c >= w ? constForm(0) : norm(scaleForm(a, pow2(k.c)), w);
       }
       case 'shr': case 'div': {
         if (ty === undefined) return undefined;
@@ -1503,7 +1511,7 @@ class AffineEngine {
       return constForm(Number(v >> BigInt(Math.min(k, w))));
     }
     if (k >= w) return signed ? undefined : constForm(0);
-    const p = 2 ** k;
+    const p = pow2(k);
     const fits = this.fits(a, signed, w);
     if (fits && a.c % p === 0 && a.terms.every((t) => t.coef % p === 0)) return scaleForm(a, 1 / p);
     // Every value in one window of 2^k (`(%tid.x + 32) >> 8` with tid.x < 224): a constant.
@@ -1529,7 +1537,7 @@ class AffineEngine {
     const highMask = all ^ mu;
     if ((mu & (mu + 1n)) === 0n) {
       const k = mu.toString(2).length;
-      const p = 2 ** k;
+      const p = pow2(k);
       if (a.terms.every((t) => t.coef % p === 0)) return constForm(mod(a.c, p));
       const d = this.shiftRight(a, k, false, w);
       const r = d === undefined ? undefined : addScaled(a, d, -p);
@@ -1537,7 +1545,7 @@ class AffineEngine {
     }
     if ((highMask & (highMask + 1n)) === 0n) {
       const k = highMask.toString(2).length;
-      const p = 2 ** k;
+      const p = pow2(k);
       if (a.c % p === 0 && a.terms.every((t) => t.coef % p === 0)) return a;
       const d = this.shiftRight(a, k, false, w);
       return d === undefined ? undefined : scaleForm(d, p);
@@ -1887,7 +1895,7 @@ class LaneModel {
         const f = this.form(s.of, depth + 1);
         if (f === undefined) return undefined;
         if (f.stride === 0) return invariant;
-        const p = 2 ** s.shift;
+        const p = pow2(s.shift);
         if (f.stride % p === 0) return { stride: f.stride / p, align: 1, rem: 0 };
         const a = Math.min(f.align, p);
         const r = mod(f.rem, a);

@@ -34,7 +34,7 @@ import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 import {
   addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, joinFacts, NAMED_DEST, partsOf, pvEmpty,
-  pvEquals, pvGet, pvMerge, pvSetMany, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
+  pvEquals, pvGet, pvMerge, pvSetMany, pow2, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
   srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve, type DataflowResult } from './solver.js';
@@ -79,8 +79,8 @@ const S16: Interval = { lo: -32768, hi: 32767 };
 
 const DOMAINS: Interval[] = [];
 for (const w of [1, 8, 16, 32, 64]) {
-  DOMAINS[w * 2] = w >= 64 ? { lo: 0, hi: Infinity } : { lo: 0, hi: 2 ** w - 1 };
-  DOMAINS[w * 2 + 1] = w >= 64 ? UNKNOWN : { lo: -(2 ** (w - 1)), hi: 2 ** (w - 1) - 1 };
+  DOMAINS[w * 2] = w >= 64 ? { lo: 0, hi: Infinity } : { lo: 0, hi: pow2(w) - 1 };
+  DOMAINS[w * 2 + 1] = w >= 64 ? UNKNOWN : { lo: -pow2(w - 1), hi: pow2(w - 1) - 1 };
 }
 
 /** The signed (or unsigned) range of a w-bit type. */
@@ -88,7 +88,7 @@ function domain(w: number, signed: boolean): Interval {
   const d = DOMAINS[w * 2 + (signed ? 1 : 0)];
   if (d !== undefined) return d;
   if (w >= 64) return signed ? UNKNOWN : { lo: 0, hi: Infinity };
-  return signed ? { lo: -(2 ** (w - 1)), hi: 2 ** (w - 1) - 1 } : { lo: 0, hi: 2 ** w - 1 };
+  return signed ? { lo: -pow2(w - 1), hi: pow2(w - 1) - 1 } : { lo: 0, hi: pow2(w) - 1 };
 }
 
 /** The representative interval put in a canonical window of a w-bit register:
@@ -96,7 +96,7 @@ function domain(w: number, signed: boolean): Interval {
  *  unsigned, then the signed range; unknown when it covers every value. */
 function fit(i: Iv, w: number): Iv {
   if (i === undefined || w >= 64) return i;
-  const m = 2 ** w;
+  const m = pow2(w);
   if (i.hi - i.lo >= m - 1) return undefined;
   if (i.lo >= -(m / 2) && i.hi <= m - 1) return i;
   for (const base of [0, -(m / 2)]) {
@@ -114,7 +114,7 @@ export function view(i: Interval | undefined, w: number, signed: boolean): Inter
     return d;
   }
   if (w >= 64) return i.lo >= d.lo && i.hi <= d.hi ? i : d;
-  const m = 2 ** w;
+  const m = pow2(w);
   const k = Math.floor((i.lo - d.lo) / m);
   if (i.hi - d.lo < (k + 1) * m) return k === 0 ? i : { lo: i.lo - k * m, hi: i.hi - k * m };
   return d;
@@ -137,7 +137,7 @@ function meetView(i: Iv, w: number, signed: boolean, c: Interval): Iv | null {
     }
     return mk(lo, hi);
   }
-  const m = 2 ** w;
+  const m = pow2(w);
   const k0 = Math.floor((i.lo - d.lo) / m);
   const k1 = Math.floor((i.hi - d.lo) / m);
   if (k1 - k0 > 3) return mk(lo, hi);
@@ -181,7 +181,7 @@ function shrIv(a: Interval, ks: Interval): Iv {
   const k0 = Math.min(64, Math.max(0, ks.lo));
   const k1 = Math.min(64, Math.max(0, ks.hi));
   const c: number[] = [];
-  for (const x of [a.lo, a.hi]) for (const k of [k0, k1]) c.push(Number.isFinite(x) ? Math.floor(x / 2 ** k) : x);
+  for (const x of [a.lo, a.hi]) for (const k of [k0, k1]) c.push(Number.isFinite(x) ? Math.floor(x / pow2(k)) : x);
   return mk(Math.min(...c), Math.max(...c));
 }
 
@@ -200,7 +200,7 @@ function bmsk(a: number, b: number, clamp: boolean): number {
   const sum = a1 + b1;
   const overflow = sum >= 32 || (clamp && b >= 32);
   const mask0 = clamp && a >= 32 ? 0 : (0xffffffff << a1) >>> 0;
-  const below = overflow ? 0xffffffff : b1 === 0 ? 0 : 2 ** sum - 1; // ~mask1
+  const below = overflow ? 0xffffffff : b1 === 0 ? 0 : pow2(sum) - 1; // ~mask1
   return (mask0 & below) >>> 0;
 }
 
@@ -499,7 +499,7 @@ class RangeEngine {
       if (s.k !== 'imm' || s.value === undefined) return undefined;
       const v = wrapTo(s.value, ty.width);
       if (signed || v >= 0) return v;
-      return ty.width >= 64 ? undefined : v + 2 ** ty.width;
+      return ty.width >= 64 ? undefined : v + pow2(ty.width);
     };
     const x = srcOf(this.code, c, 1)!;
     const y = srcOf(this.code, c, 2)!;
@@ -628,7 +628,7 @@ class RangeEngine {
       case 'shl': {
         const k = this.ev(c, 2, 32);
         if (k === undefined || k.lo !== k.hi || k.lo < 0) return undefined;
-        return k.lo >= w ? point(0) : mulIv(this.ev(c, 1, w), point(2 ** k.lo));
+        return k.lo >= w ? point(0) : mulIv(this.ev(c, 1, w), point(pow2(k.lo)));
       }
       case 'shr': {
         if (ty === undefined) return undefined;
@@ -656,7 +656,7 @@ class RangeEngine {
         const clamp = !c.node.modifiers.includes('.wrap');
         if (a.lo === a.hi && b.lo === b.hi) return point(bmsk(a.lo, b.lo, clamp));
         const top = Math.min(a.hi, 31) + Math.min(b.hi, clamp ? 32 : 31);
-        return mk(0, 2 ** Math.min(top, 32) - 1);
+        return mk(0, pow2(Math.min(top, 32)) - 1);
       }
       case 'rem': {
         if (ty === undefined) return undefined;
@@ -907,7 +907,7 @@ function lowBits(form: Form, symbols: readonly AffineSymbol[], rangeOf: (f: Form
   for (const t of form.terms) {
     const s = symbols[t.sym]!;
     if (s.kind !== 'shr' || s.of.terms.length === 0 || s.shift >= 53) continue;
-    const p = 2 ** s.shift;
+    const p = pow2(s.shift);
     const m = -t.coef / p;
     if (!Number.isSafeInteger(m) || m === 0) continue;
     if (!s.of.terms.every((u) => coefOf(form, u.sym) === m * u.coef)) continue;
