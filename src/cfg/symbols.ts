@@ -192,7 +192,7 @@ function variableSymbol(decl: A.VariableDecl, d: A.Declarator, global: boolean, 
   };
 }
 
-/** The largest `%r<N>` whose register list is made at full length. */
+/** The most room made up front for one `%r<N>` range's registers (the list grows past it as needed). */
 const MAX_DENSE_RANGE = 1 << 16;
 
 /** Splits `%r12` into `%r` and 12, for `%r<N>` lookups. */
@@ -271,7 +271,7 @@ class FunctionBuilder {
 
   constructor(readonly decl: A.FunctionDecl, readonly module: ModuleTables) {
     this.scope = new Scope(undefined, decl.body ?? undefined);
-    for (const p of [...(decl.returns ?? []), ...decl.params]) this.declare(this.scope, p, true);
+    for (const p of [...(decl.returns ?? []), ...decl.params]) this.declare(this.scope, p, true, 0);
   }
 
   private newRegister(name: string, decl: A.VariableDecl, isParam: boolean): RegisterSymbol {
@@ -289,13 +289,16 @@ class FunctionBuilder {
     return r;
   }
 
-  declare(scope: Scope, decl: A.VariableDecl, isParam: boolean): void {
+  /** Declares what `decl` names in `scope`; `statements`, the declaring block's statement count, bounds the
+   *  room made for a `%r<N>` range's registers (a body of S statements names few more than 8·S of them). */
+  declare(scope: Scope, decl: A.VariableDecl, isParam: boolean, statements: number): void {
     for (const d of decl.declarators) {
       if (decl.space === '.reg') {
         if (d.count !== undefined) {
-          // At full length (a register first used far past the others would make a growing list a slow
-          // dictionary), unless the count is absurd.
-          const regs = new Array<RegisterSymbol | undefined>(d.count <= MAX_DENSE_RANGE ? d.count : 0);
+          // Made with room for every register the body can name (a register first used far past the others
+          // would make a list grown from empty a slow dictionary), but not for more: `%r<65536>` in each of
+          // thousands of small functions must not take 512 kB each.
+          const regs = new Array<RegisterSymbol | undefined>(Math.min(d.count, MAX_DENSE_RANGE, 8 * statements + 64));
           scope.ranges.set(d.name, { prefix: d.name, decl, declarator: d, count: d.count, regs });
         }
         else scope.registers.set(d.name, this.newRegister(d.name, decl, isParam));
@@ -309,7 +312,7 @@ class FunctionBuilder {
   walk(block: A.Block, scope: Scope): void {
     // Labels are visible in their whole block (a branch may jump forward).
     for (const s of block.statements) {
-      if (s.kind === 'Variable') this.declare(scope, s, false);
+      if (s.kind === 'Variable') this.declare(scope, s, false, block.statements.length);
     }
     const stmts = block.statements;
     for (let i = 0; i < stmts.length; i++) {

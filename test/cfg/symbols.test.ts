@@ -214,4 +214,34 @@ describe('registers of `%r<N>` ranges, found from the name\'s characters', () =>
     expect(g.resolve(namesOn(g, 7)[0]!)).toMatchObject({ name: '%r3', type: '.b64', isParam: true });
     expect(g.resolve(namesOn(g, 8)[0]!)).toMatchObject({ name: '%r4', type: '.b32', isParam: false });
   });
+
+  it('a register far past a small body\'s room (%r65535 of %r<65536>) is still found, and is one register', () => {
+    const g = model(`.entry k()
+{
+  .reg .b32 %r<65536>;
+  mov.u32 %r65535, 1;
+  add.u32 %r2, %r65535, %r65535;
+  ret;
+}
+`);
+    const [a, b, c] = [namesOn(g, 7)[0]!, namesOn(g, 8)[1]!, namesOn(g, 8)[2]!].map((n) => g.resolve(n));
+    expect(a).toMatchObject({ name: '%r65535', id: 0 });
+    expect(b).toBe(a);
+    expect(c).toBe(a);
+    expect(g.resolve(namesOn(g, 8)[0]!)).toMatchObject({ name: '%r2', id: 1 });
+  });
+
+  it('thousands of small functions declaring %r<65536> each take room for what their bodies can name, not 512 kB each', () => {
+    const fns = Array.from({ length: 2000 }, (_x, k) => `.func f${k}()\n{\n  .reg .b32 %r<65536>;\n  mov.u32 %r1, ${k};\n  ret;\n}\n`).join('');
+    const r = parsePtx(HEADER + fns);
+    expect(r.errors).toEqual([]);
+    const before = process.memoryUsage().heapUsed;
+    const m = buildModuleModel(r.module);
+    const grown = process.memoryUsage().heapUsed - before;
+    expect(m.functions).toHaveLength(2000);
+    expect(m.functions[1999]!.registers.map((x) => x.name)).toEqual(['%r1']);
+    // At full length the lists alone would be 2000 × 65536 × 8 bytes, about 1 GB.
+    expect(grown).toBeLessThan(200 * 2 ** 20);
+  });
 });
+
