@@ -300,8 +300,9 @@ class FunctionBuilder {
           // thousands of small functions must not take 512 kB each.
           const regs = new Array<RegisterSymbol | undefined>(Math.min(d.count, MAX_DENSE_RANGE, 8 * statements + 64));
           scope.ranges.set(d.name, { prefix: d.name, decl, declarator: d, count: d.count, regs });
+        } else {
+          scope.registers.set(d.name, this.newRegister(d.name, decl, isParam));
         }
-        else scope.registers.set(d.name, this.newRegister(d.name, decl, isParam));
       } else {
         scope.variables.set(d.name, variableSymbol(decl, d, false, isParam));
       }
