@@ -263,6 +263,8 @@ class FunctionBuilder {
   readonly guards = new Map<A.Guard, SymbolRef>();
   readonly unresolved: { instruction: FlatInstruction; name: A.NameExpr }[] = [];
   readonly scope: Scope;
+  /** Per register id, the list holding only that register (`listOf`). */
+  private readonly singles: (readonly RegisterSymbol[] | undefined)[] = [];
   /** The outermost scope's `%r<N>` ranges by name (null: none, or not usable); set once the body is walked. */
   numbered: NumberedNames | null = null;
   private loc: SourceLoc | undefined;
@@ -452,9 +454,24 @@ class FunctionBuilder {
         if (sym === undefined) this.unresolved.push({ instruction: ins, name: { kind: 'Name', name: g.predicate, range: g.range } });
         else if (sym.kind === 'register') guard = sym;
       }
-      ins.uses = guard === undefined ? uses.take() : uses.takeAfter(guard);
-      ins.defs = defs.take();
+      ins.uses = guard === undefined ? this.listOf(uses) : uses.n === 0 ? this.single(guard) : uses.takeAfter(guard);
+      ins.defs = this.listOf(defs);
     }
+  }
+
+  /** The collected registers as a list; a list of one register is that register's one shared list (most
+   *  instructions write one register and many read one: a kept array fewer for each). */
+  private listOf(s: Scratch): readonly RegisterSymbol[] {
+    return s.n === 1 ? this.single(s.items[0]!) : s.take();
+  }
+
+  private single(r: RegisterSymbol): readonly RegisterSymbol[] {
+    let list = this.singles[r.id];
+    if (list === undefined) {
+      list = [r];
+      this.singles[r.id] = list;
+    }
+    return list;
   }
 
   /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction). */

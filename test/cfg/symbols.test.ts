@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type * as A from '../../src/parser/ast.js';
 import { effects, forgetEffects } from '../../src/cfg/dataflow/effects.js';
-import { buildModuleModel, type FunctionModel } from '../../src/cfg/symbols.js';
+import { buildModuleModel, type FlatInstruction, type FunctionModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
 
 const HEADER = '.version 8.0\n.target sm_90\n.address_size 64\n';
@@ -160,6 +160,12 @@ describe('the registers each instruction writes and reads, listed by the model a
 
   it('the guard first among the uses (line 11), no destination for st (line 12), a vector destination (line 13), a call\'s return list (line 14)', () => {
     for (const [line, want] of Object.entries(expected)) expect(on(Number(line)), `line ${line}`).toBe(want);
+  });
+
+  it('a list of one register is that register\'s one list: %rd1 written on line 9 and read alone on line 13', () => {
+    const at = (line: number): FlatInstruction => fn.instructions.find((x) => x.node.range.line === line)!;
+    expect(effects(fn, at(9)).defs).toBe(effects(fn, at(13)).uses);
+    expect(effects(fn, at(13)).uses.map((r) => r.name)).toEqual(['%rd1']);
   });
 
   it('lists the same registers when effects() computes them again after they were dropped', () => {
