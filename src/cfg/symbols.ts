@@ -195,14 +195,24 @@ function variableSymbol(decl: A.VariableDecl, d: A.Declarator, global: boolean, 
 /** The most room made up front for one `%r<N>` range's registers (the list grows past it as needed). */
 const MAX_DENSE_RANGE = 1 << 16;
 
+/** Where the number of a `%r<N>` register's name starts (`%r12`: 2), or -1 when the name is none's: no digits,
+ *  nothing before them, or a leading zero (ptxas reads `%r01` by value, but it is not the name `%r1`). */
+function numberStart(name: string): number {
+  const len = name.length;
+  let i = len;
+  while (i > 0) {
+    const c = name.charCodeAt(i - 1);
+    if (c < 48 || c > 57) break;
+    i--;
+  }
+  if (i === len || i === 0 || (len - i > 1 && name.charCodeAt(i) === 48)) return -1;
+  return i;
+}
+
 /** Splits `%r12` into `%r` and 12, for `%r<N>` lookups. */
 function splitNumbered(name: string): [string, number] | undefined {
-  let i = name.length;
-  while (i > 0 && name.charCodeAt(i - 1) >= 48 && name.charCodeAt(i - 1) <= 57) i--;
-  if (i === name.length || i === 0) return undefined;
-  const digits = name.slice(i);
-  if (digits.length > 1 && digits.startsWith('0')) return undefined;
-  return [name.slice(0, i), Number(digits)];
+  const i = numberStart(name);
+  return i < 0 ? undefined : [name.slice(0, i), Number(name.slice(i))];
 }
 
 /** The `%r<N>` ranges of a function's outermost scope, to find a register from its name's characters: no
@@ -213,18 +223,12 @@ class NumberedNames {
   n = 0;
   constructor(private readonly ranges: readonly RegisterRange[]) {}
 
-  /** The range `name` is a register of, as `lookupIn` would find it (a prefix, then digits without a leading
-   *  zero, below the range's count); undefined when none (or more than 9 digits: left to the general search). */
+  /** The range `name` is a register of, as `lookupIn` would find it (`numberStart`'s rules, below the range's
+   *  count), its number left in `n`; undefined when none (or more than 9 digits: left to the general search). */
   find(name: string): RegisterRange | undefined {
+    const i = numberStart(name);
     const len = name.length;
-    let i = len;
-    while (i > 0) {
-      const c = name.charCodeAt(i - 1);
-      if (c < 48 || c > 57) break;
-      i--;
-    }
-    const digits = len - i;
-    if (digits === 0 || i === 0 || digits > 9 || (digits > 1 && name.charCodeAt(i) === 48)) return undefined;
+    if (i < 0 || len - i > 9) return undefined;
     const ranges = this.ranges;
     for (let k = 0; k < ranges.length; k++) {
       const r = ranges[k]!;
