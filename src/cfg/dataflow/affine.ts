@@ -357,17 +357,63 @@ export function pvGet<T>(v: PVec<T>, i: number): T | undefined {
   return node[i & MASK] as T | undefined;
 }
 
-/** The vector with entries `idx[k]` set to `val[k]` (indices in any order). */
-export function pvSetMany<T>(v: PVec<T>, idx: readonly number[], val: readonly (T | undefined)[]): PVec<T> {
-  if (idx.length === 0) return v;
-  const order = idx.map((_x, k) => k).sort((a, b) => idx[a]! - idx[b]!);
-  const job: SetJob = { idx, val, order, changed: false };
-  const root = setNodes(job, v.root, v.shift, 0, order.length);
-  return job.changed ? { size: v.size, shift: v.shift, root } : v;
+/** The vector with entries `idx[k]` set to `val[k]` for k < n (indices in any order). */
+export function pvSetMany<T>(v: PVec<T>, idx: readonly number[], val: readonly (T | undefined)[], n = idx.length): PVec<T> {
+  if (n === 0) return v;
+  const job = SET_JOB;
+  job.idx = idx;
+  job.val = val;
+  job.order = setOrder(idx, n);
+  job.changed = false;
+  const root = setNodes(job, v.root, v.shift, 0, n);
+  const changed = job.changed;
+  job.idx = NO_INDICES;
+  job.val = NO_INDICES;
+  return changed ? { size: v.size, shift: v.shift, root } : v;
 }
 
 /** What `setNodes` writes: entries `val[order[k]]` at `idx[order[k]]`; `changed` once one differs. */
-interface SetJob { readonly idx: readonly number[]; readonly val: readonly unknown[]; readonly order: readonly number[]; changed: boolean }
+interface SetJob { idx: readonly number[]; val: readonly unknown[]; order: ArrayLike<number>; changed: boolean }
+
+const NO_INDICES: readonly number[] = [];
+/** Scratch lists of the entries a block walk sets (affine forms and value ranges; neither walk is re-entered). */
+export const SET_IDX: number[] = [];
+export const SET_VAL: unknown[] = [];
+
+/** The one job of `pvSetMany` (not re-entered: `setNodes` calls nothing that sets), and its order's room. */
+const SET_JOB: SetJob = { idx: NO_INDICES, val: NO_INDICES, order: NO_INDICES, changed: false };
+let ORDER = new Int32Array(64);
+
+/** Positions 0..n-1 of `idx` ordered by index, stably (equal indices keep their order: the last one wins), in
+ *  a scratch list: a block writes a few registers, so a list and a sort with a closure per call were most of
+ *  what setting them allocated. Lists already in order (most) need no sort. */
+function setOrder(idx: readonly number[], n: number): ArrayLike<number> {
+  if (ORDER.length < n) ORDER = new Int32Array(Math.max(n, 2 * ORDER.length));
+  const order = ORDER;
+  let sorted = true;
+  for (let k = 0; k < n; k++) {
+    order[k] = k;
+    if (k > 0 && idx[k]! < idx[k - 1]!) sorted = false;
+  }
+  if (sorted) return order;
+  if (n > 32) {
+    const list = Array.from({ length: n }, (_x, k) => k).sort((a, b) => idx[a]! - idx[b]!);
+    for (let k = 0; k < n; k++) order[k] = list[k]!;
+    return order;
+  }
+  // Insertion sort: stable, as the sort above.
+  for (let k = 1; k < n; k++) {
+    const x = order[k]!;
+    const key = idx[x]!;
+    let j = k - 1;
+    while (j >= 0 && idx[order[j]!]! > key) {
+      order[j + 1] = order[j]!;
+      j--;
+    }
+    order[j + 1] = x;
+  }
+  return order;
+}
 
 /** `node` copied with the entries order[lo..hi) of `job`, which all fall in it, written. */
 function setNodes(job: SetJob, node: PNode, shift: number, lo: number, hi: number): PNode {
@@ -705,8 +751,23 @@ function compileSrc(fn: FunctionModel, e: A.Expression, slots: CompileState): Sr
       // (Index loops: no iterator objects, whatever the tier the code runs in.)
       const { known, knownDefs } = slots;
       if (e.component === undefined) {
-        for (let i = 0; i < known.length; i++) if (known[i]!.name === e.name) s = known[i];
-        if (s === undefined) for (let i = 0; i < knownDefs.length; i++) if (knownDefs[i]!.name === e.name) s = knownDefs[i];
+        // (The first match: every name of one instruction resolves in its one scope, so equal names are one
+        // register.)
+        const name = e.name;
+        for (let i = 0; i < known.length; i++) {
+          if (known[i]!.name === name) {
+            s = known[i];
+            break;
+          }
+        }
+        if (s === undefined) {
+          for (let i = 0; i < knownDefs.length; i++) {
+            if (knownDefs[i]!.name === name) {
+              s = knownDefs[i];
+              break;
+            }
+          }
+        }
       }
       s ??= fn.resolve(e);
       if (s?.kind === 'register') {
@@ -773,36 +834,43 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const writtenParams = new Set<VariableSymbol>();
   const slots: CompileState = { n: 0, regs: new Array<Src>(fn.registers.length), known: [], knownDefs: [] };
   const srcs: Src[] = [];
-  const ins = fn.instructions.map((i): CompiledIns => {
+  const list = fn.instructions;
+  // (A loop filling a list made at its length, not `map` with a closure.)
+  const ins = new Array<CompiledIns>(list.length);
+  for (let n = 0; n < list.length; n++) {
+    const i = list[n]!;
     const node = i.node;
     const fx = effects(fn, i);
     slots.known = fx.uses;
     slots.knownDefs = fx.defs;
     const mods = modifierInfo(node.modifiers);
-    const types = mods.types;
-    const ty = mods.ty;
     let flags = mods.flags;
-    if (node.operands[0]?.kind === 'Name') flags |= NAMED_DEST;
-    if (PURE.has(node.opcode) || (node.opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
     const ops = node.operands;
+    if (ops.length > 0 && ops[0]!.kind === 'Name') flags |= NAMED_DEST;
+    if (PURE.has(node.opcode) || (node.opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
     const srcAt = srcs.length;
-    // (A loop, not `map` with a closure made per instruction.)
+    // The first bracketed operand (`addressOperand`), found in the same walk.
+    let first: A.AddressExpr | undefined;
     for (let k = 0; k < ops.length; k++) {
       const o = ops[k]!;
-      srcs.push(o.kind === 'Address' || o.kind === 'Vector' || o.kind === 'PredPair' || o.kind === 'List' ? NONE : compileSrc(fn, o, slots));
+      if (o.kind === 'Address') {
+        first ??= o;
+        srcs.push(NONE);
+      } else {
+        srcs.push(o.kind === 'Vector' || o.kind === 'PredPair' || o.kind === 'List' ? NONE : compileSrc(fn, o, slots));
+      }
     }
-    const a = addressOperand(node);
-    const address = a === undefined ? undefined : compileSrc(fn, a, slots);
+    const address = first === undefined || first.elements.length !== 1 ? undefined : compileSrc(fn, first.elements[0]!, slots);
     if (node.opcode === 'st' && (flags & PARAM) !== 0 && address !== undefined) {
       const base = address.k === 'sum' ? address.base : address;
       if (base.k === 'var') writtenParams.add(base.variable);
     }
     const g = node.guard === undefined ? undefined : fn.resolveGuard(node.guard);
-    return {
-      index: i.index, node, opcode: node.opcode, types, flags, defs: fx.defs, uses: fx.uses, srcAt, address, ty,
+    ins[n] = {
+      index: i.index, node, opcode: node.opcode, types: mods.types, flags, defs: fx.defs, uses: fx.uses, srcAt, address, ty: mods.ty,
       guard: g?.kind === 'register' ? g : undefined, negated: node.guard?.negated ?? false,
     };
-  });
+  }
   const offsets = new Int32Array(ins.length + 1);
   for (let i = 0; i < ins.length; i++) offsets[i + 1] = offsets[i]! + ins[i]!.uses.length + ins[i]!.defs.length;
   const live = liveInRegisters(fn, cfg, ins, (r) => r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred'));
@@ -1560,16 +1628,20 @@ class AffineEngine {
     this.touched.length = 0;
     const ins = this.code.ins;
     for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
-    const idx: number[] = [];
-    const val: (Form | undefined)[] = [];
+    // (Scratch lists, their first n entries: `pvSetMany` keeps neither.)
+    const idx = SET_IDX;
+    const val = SET_VAL as (Form | undefined)[];
+    let n = 0;
     for (const r of this.touched) {
       const k = this.live.index[r]!;
       if (k >= 0) {
-        idx.push(k);
-        val.push(this.local[r]);
+        idx[n] = k;
+        val[n++] = this.local[r];
       }
     }
-    return pvSetMany(input, idx, val);
+    const out = pvSetMany(input, idx, val, n);
+    val.fill(undefined, 0, n);
+    return out;
   }
 
   /** The state at a block's start from its predecessors' outputs. */
