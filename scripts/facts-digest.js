@@ -22,25 +22,83 @@ const ANALYSES = ['cfg', 'dominators', 'postDominators', 'loops', 'controlDepend
 const SKIP = new Set(['fn', 'node', 'decl', 'declarator', 'range', 'scope', 'module', 'table', 'variable', 'register', 'cfg', 'spec', 'instruction']);
 const MAX_DEPTH = 12;
 
-function digestOf(x, seen, depth) {
-  if (x === null || x === undefined) return String(x);
+/** Writes the facts' text to `out` piece by piece (a module's largest functions give texts past the longest
+ *  string V8 makes): the same text, in the same order, as one string would be. */
+function writeDigest(x, seen, depth, out) {
+  if (x === null || x === undefined) return out.write(String(x));
   const t = typeof x;
-  if (t === 'number' || t === 'boolean' || t === 'bigint') return String(x);
-  if (t === 'string') return JSON.stringify(x);
-  if (t === 'function' || t === 'symbol') return '';
-  if (depth > MAX_DEPTH) return '<deep>';
-  if (ArrayBuffer.isView(x)) return `[${Array.from(x).join(',')}]`;
-  if (seen.has(x)) return '<seen>';
+  if (t === 'number' || t === 'boolean' || t === 'bigint') return out.write(String(x));
+  if (t === 'string') return out.write(JSON.stringify(x));
+  if (t === 'function' || t === 'symbol') return undefined;
+  if (depth > MAX_DEPTH) return out.write('<deep>');
+  if (ArrayBuffer.isView(x)) {
+    out.write('[');
+    for (let i = 0; i < x.length; i++) out.write(i === 0 ? String(x[i]) : `,${x[i]}`);
+    return out.write(']');
+  }
+  if (seen.has(x)) return out.write('<seen>');
   seen.add(x);
-  let out;
-  const inner = (v) => digestOf(v, seen, depth + 1);
-  if (x instanceof Map) out = `M{${[...x].map(([k, v]) => `${inner(k)}:${inner(v)}`).join(',')}}`;
-  else if (x instanceof Set) out = `S{${[...x].map(inner).join(',')}}`;
-  else if (Array.isArray(x)) out = `[${x.map(inner).join(',')}]`;
-  else if (x.kind === 'register' || x.kind === 'variable' || x.kind === 'label') out = `<${x.kind} ${x.name}>`;
-  else out = `{${Object.keys(x).sort().filter((k) => !SKIP.has(k)).map((k) => `${k}=${inner(x[k])}`).join(';')}}`;
+  const inner = (v) => writeDigest(v, seen, depth + 1, out);
+  if (x instanceof Map) {
+    out.write('M{');
+    let i = 0;
+    for (const [k, v] of x) {
+      if (i++ > 0) out.write(',');
+      inner(k);
+      out.write(':');
+      inner(v);
+    }
+    out.write('}');
+  } else if (x instanceof Set) {
+    out.write('S{');
+    let i = 0;
+    for (const v of x) {
+      if (i++ > 0) out.write(',');
+      inner(v);
+    }
+    out.write('}');
+  } else if (Array.isArray(x)) {
+    out.write('[');
+    for (let i = 0; i < x.length; i++) {
+      if (i > 0) out.write(',');
+      // (A hole writes nothing, as `map` and `join` leave it.)
+      if (i in x) inner(x[i]);
+    }
+    out.write(']');
+  } else if (x.kind === 'register' || x.kind === 'variable' || x.kind === 'label') {
+    out.write(`<${x.kind} ${x.name}>`);
+  } else {
+    out.write('{');
+    const keys = Object.keys(x).sort().filter((k) => !SKIP.has(k));
+    for (let i = 0; i < keys.length; i++) {
+      if (i > 0) out.write(';');
+      out.write(`${keys[i]}=`);
+      inner(x[keys[i]]);
+    }
+    out.write('}');
+  }
   seen.delete(x);
-  return out;
+  return undefined;
+}
+
+/** A hash of written text and its length, fed in chunks. */
+class Digest {
+  hash = createHash('sha1');
+  length = 0;
+  buffer = '';
+  write(s) {
+    this.length += s.length;
+    this.buffer += s;
+    if (this.buffer.length > 1 << 16) {
+      this.hash.update(this.buffer);
+      this.buffer = '';
+    }
+  }
+  hex() {
+    this.hash.update(this.buffer);
+    this.buffer = '';
+    return this.hash.digest('hex').slice(0, 12);
+  }
 }
 
 const file = process.argv[2];
@@ -52,7 +110,8 @@ const parsed = parsePtx(readFileSync(file, 'utf8'));
 const ctx = new AnalysisContext(parsed.module);
 for (const fn of ctx.functions) {
   for (const name of ANALYSES) {
-    const text = digestOf(ctx[name](fn), new Set(), 0);
-    process.stdout.write(`${fn.name} ${name} ${text.length} ${createHash('sha1').update(text).digest('hex').slice(0, 12)}\n`);
+    const d = new Digest();
+    writeDigest(ctx[name](fn), new Set(), 0, d);
+    process.stdout.write(`${fn.name} ${name} ${d.length} ${d.hex()}\n`);
   }
 }
