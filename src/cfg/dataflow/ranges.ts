@@ -843,7 +843,8 @@ class RangeEngine {
       });
     };
     this.result = solve(this.cfg, {
-      site: 'ranges', direction: 'forward',
+      // A loop settles (widened) before the blocks after it run again (solver.ts).
+      site: 'ranges', direction: 'forward', leastRankFirst: true,
       boundary: (): RangeFact => ({ tag: 'out', from: -1, vec: this.empty }),
       initial: (): RangeFact => UNREACHED,
       join: joinFacts<Interval, readonly Edge[]>,

@@ -1,6 +1,19 @@
 // The one dataflow solver: a worklist over basic blocks, forward or backward,
 // for any lattice. Analyses supply the boundary fact, the join and the block
 // transfer; instruction-level facts are recomputed from a block's input.
+//
+// Two visiting orders, both over the blocks in reverse post-order (rank):
+// the default sweep takes the next pending block after the last one visited,
+// wrapping around, so each round of a loop runs every block after it again;
+// `leastRankFirst` always takes the pending block of least rank, so a loop
+// settles before the blocks after it run (on segmented_sort.ptx, value ranges
+// visit blocks outside loops 1.04 times instead of 1.60). A monotone problem
+// without widening (reaching definitions, liveness, uniformity's loads) has
+// one fixpoint whatever the order; value ranges widen, and the order can give
+// a tighter one (on the bench corpus: every range an instruction reads or
+// writes the same; of 42.8 million (block, register) start ranges, 4,452
+// narrower and none wider; the same findings). Affine forms keep the sweep:
+// their symbols are numbered in visiting order.
 import type { BasicBlock, Cfg } from '../builder.js';
 import { keepCompiled } from '../keep-compiled.js';
 
@@ -18,6 +31,9 @@ export interface DataflowProblem<S> {
   transfer(block: BasicBlock, input: S): S;
   /** Optional widening, applied after a block has been visited `visits` times. */
   widen?(previous: S, next: S, visits: number): S;
+  /** Always visit the pending block of least rank (a loop settles before the blocks after it run again),
+   *  instead of the next one after the last visited, wrapping around (the default). */
+  readonly leastRankFirst?: boolean;
 }
 
 export interface DataflowResult<S> {
@@ -75,6 +91,7 @@ export function solve<S>(cfg: Cfg, problem: DataflowProblem<S>): DataflowResult<
   const pendingRank = new Uint8Array(n).fill(1);
   let pendingCount = n;
   let cursor = 0;
+  const leastRank = problem.leastRankFirst === true;
   let visits = 0;
   const sources = (b: BasicBlock): readonly number[] => (forward ? b.preds : b.succs);
   const targets = (b: BasicBlock): readonly number[] => (forward ? b.succs : b.preds);
@@ -104,6 +121,7 @@ export function solve<S>(cfg: Cfg, problem: DataflowProblem<S>): DataflowResult<
         if (pendingRank[r] === 0) {
           pendingRank[r] = 1;
           pendingCount++;
+          if (leastRank && r < cursor) cursor = r;
         }
       }
     }
