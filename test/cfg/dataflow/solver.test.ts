@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { solve, type DataflowProblem } from '../../../src/cfg/dataflow/solver.js';
 import { reachingDefinitionsAnalysis } from '../../../src/cfg/dataflow/reaching-definitions.js';
-import type { Cfg } from '../../../src/cfg/builder.js';
 import { analyze } from '../../helpers/analysis.js';
 
 // Two loops one after the other, each a header and a latch block: the entry, the first loop, a block between,
@@ -40,7 +39,7 @@ $D2:
 
 /** Iterations seen, capped at 3: a loop header adds one, a join takes the larger, so a loop's output grows on
  *  each of its first rounds and every block after it sees the change. */
-function iterations(cfg: Cfg, headers: ReadonlySet<number>, leastRankFirst: boolean, visited: number[]): DataflowProblem<number> {
+function iterations(headers: ReadonlySet<number>, leastRankFirst: boolean, visited: number[]): DataflowProblem<number> {
   return {
     direction: 'forward',
     leastRankFirst,
@@ -69,8 +68,8 @@ describe('solver visiting order', () => {
   });
 
   it('both orders reach the same fixpoint', () => {
-    const sweep = solve(cfg, iterations(cfg, headers, false, []));
-    const least = solve(cfg, iterations(cfg, headers, true, []));
+    const sweep = solve(cfg, iterations(headers, false, []));
+    const least = solve(cfg, iterations(headers, true, []));
     expect(least.atStart).toEqual(sweep.atStart);
     expect(least.atEnd).toEqual(sweep.atEnd);
     expect(least.atEnd[exit]).toBe(3);
@@ -79,8 +78,8 @@ describe('solver visiting order', () => {
   it('least rank first settles each loop before running the blocks after it, once each', () => {
     const sweepOrder: number[] = [];
     const leastOrder: number[] = [];
-    const sweep = solve(cfg, iterations(cfg, headers, false, sweepOrder));
-    const least = solve(cfg, iterations(cfg, headers, true, leastOrder));
+    const sweep = solve(cfg, iterations(headers, false, sweepOrder));
+    const least = solve(cfg, iterations(headers, true, leastOrder));
     const count = (order: number[], b: number): number => order.filter((x) => x === b).length;
     expect(count(leastOrder, between)).toBe(1);
     expect(count(leastOrder, exit)).toBe(1);
