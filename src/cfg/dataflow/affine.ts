@@ -376,9 +376,28 @@ export function pvSetMany<T>(v: PVec<T>, idx: readonly number[], val: readonly (
 interface SetJob { idx: readonly number[]; val: readonly unknown[]; order: ArrayLike<number>; changed: boolean }
 
 const NO_INDICES: readonly number[] = [];
-/** Scratch lists of the entries a block walk sets (affine forms and value ranges; neither walk is re-entered). */
-export const SET_IDX: number[] = [];
-export const SET_VAL: unknown[] = [];
+/** Scratch lists of the entries `pvSetTouched` sets. */
+const SET_IDX: number[] = [];
+const SET_VAL: unknown[] = [];
+
+/** The vector with the registers a block walk wrote (`touched`, by register id) set to their values in `local`,
+ *  those with a position in `index` (the live-in registers the states hold); the lists it sets from are scratch,
+ *  kept by neither (affine forms and value ranges). */
+export function pvSetTouched<T>(v: PVec<T>, touched: readonly number[], index: Int32Array, local: readonly (T | undefined)[]): PVec<T> {
+  const idx = SET_IDX;
+  const val = SET_VAL as (T | undefined)[];
+  let n = 0;
+  for (const r of touched) {
+    const k = index[r]!;
+    if (k >= 0) {
+      idx[n] = k;
+      val[n++] = local[r];
+    }
+  }
+  const out = pvSetMany(v, idx, val, n);
+  val.fill(undefined, 0, n);
+  return out;
+}
 
 /** The one job of `pvSetMany` (not re-entered: `setNodes` calls nothing that sets), and its order's room. */
 const SET_JOB: SetJob = { idx: NO_INDICES, val: NO_INDICES, order: NO_INDICES, changed: false };
@@ -1628,20 +1647,7 @@ class AffineEngine {
     this.touched.length = 0;
     const ins = this.code.ins;
     for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
-    // (Scratch lists, their first n entries: `pvSetMany` keeps neither.)
-    const idx = SET_IDX;
-    const val = SET_VAL as (Form | undefined)[];
-    let n = 0;
-    for (const r of this.touched) {
-      const k = this.live.index[r]!;
-      if (k >= 0) {
-        idx[n] = k;
-        val[n++] = this.local[r];
-      }
-    }
-    const out = pvSetMany(input, idx, val, n);
-    val.fill(undefined, 0, n);
-    return out;
+    return pvSetTouched(input, this.touched, this.live.index, this.local);
   }
 
   /** The state at a block's start from its predecessors' outputs. */
@@ -1692,7 +1698,8 @@ class AffineEngine {
 
   run(): void {
     const problem = {
-      site: 'affine', direction: 'forward' as const,
+      // The sweep: symbols are numbered in visiting order (solver.ts).
+      site: 'affine', direction: 'forward' as const, sweep: true,
       boundary: (): AffineFact => ({ tag: 'out', from: -1, vec: this.empty }),
       initial: (): AffineFact => UNREACHED,
       join: joinFacts<Form, undefined>,

@@ -151,7 +151,7 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   const pool = new BitPool(words, 4 * cfg.blocks.length);
   const lattice = bitsetLattice(pool);
   const solved = solve(cfg, {
-    site: 'liveness', direction: 'backward', leastRankFirst: true,
+    site: 'liveness', direction: 'backward',
     boundary: () => {
       const b = pool.alloc();
       for (const r of returned) {

@@ -34,7 +34,7 @@ import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 import {
   addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, joinFacts, NAMED_DEST, partsOf, pvEmpty,
-  pvEquals, pvGet, pvMerge, pvSetMany, pow2, SAT, SET_IDX, SET_VAL, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
+  pvEquals, pvGet, pvMerge, pvSetMany, pvSetTouched, pow2, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
   srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve, type DataflowResult } from './solver.js';
@@ -737,20 +737,7 @@ class RangeEngine {
     const ins = this.code.ins;
     for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
     const edges = this.branchEdges(block);
-    // (Scratch lists, their first n entries: `pvSetMany` keeps neither.)
-    const idx = SET_IDX;
-    const val = SET_VAL as Iv[];
-    let n = 0;
-    for (const r of this.touched) {
-      const k = this.live.index[r]!;
-      if (k >= 0) {
-        idx[n] = k;
-        val[n++] = this.local[r];
-      }
-    }
-    const vec = pvSetMany(input, idx, val, n);
-    val.fill(undefined, 0, n);
-    return { vec, edges };
+    return { vec: pvSetTouched(input, this.touched, this.live.index, this.local), edges };
   }
 
   /** `@%p bra L` with %p from a setp in this block: the condition on each edge. */
@@ -842,8 +829,7 @@ class RangeEngine {
       });
     };
     this.result = solve(this.cfg, {
-      // A loop settles (widened) before the blocks after it run again (solver.ts).
-      site: 'ranges', direction: 'forward', leastRankFirst: true,
+      site: 'ranges', direction: 'forward',
       boundary: (): RangeFact => ({ tag: 'out', from: -1, vec: this.empty }),
       initial: (): RangeFact => UNREACHED,
       join: joinFacts<Interval, readonly Edge[]>,

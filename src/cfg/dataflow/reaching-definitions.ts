@@ -495,7 +495,7 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
   const result = bits === 0
     ? { atStart: cfg.blocks.map(() => EMPTY), visits: 0 }
     : solve(cfg, {
-      site: 'reaching-definitions', direction: 'forward', leastRankFirst: true,
+      site: 'reaching-definitions', direction: 'forward',
       boundary: () => {
         const b = pool.alloc();
         for (let r = 0; r < R; r++) {

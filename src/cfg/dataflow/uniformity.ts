@@ -1035,7 +1035,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       return out;
     };
     const result = solve(cfg, {
-      site: 'uniformity/loads', direction: 'forward', leastRankFirst: true,
+      site: 'uniformity/loads', direction: 'forward',
       boundary: lattice.initial,
       initial: lattice.initial,
       join: lattice.join,

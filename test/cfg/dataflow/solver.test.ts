@@ -1,6 +1,6 @@
-// The dataflow solver's two visiting orders: the default sweep (the next
-// pending block after the last one visited, wrapping around) and least rank
-// first (a loop settles before the blocks after it run again). Both reach the
+// The dataflow solver's two visiting orders: least rank first, the default (a
+// loop settles before the blocks after it run again), and the sweep (the next
+// pending block after the last one visited, wrapping around). Both reach the
 // same fixpoint of a monotone problem; least rank first visits the blocks
 // after a loop once.
 import { describe, expect, it } from 'vitest';
@@ -39,10 +39,10 @@ $D2:
 
 /** Iterations seen, capped at 3: a loop header adds one, a join takes the larger, so a loop's output grows on
  *  each of its first rounds and every block after it sees the change. */
-function iterations(headers: ReadonlySet<number>, leastRankFirst: boolean, visited: number[]): DataflowProblem<number> {
+function iterations(headers: ReadonlySet<number>, sweep: boolean, visited: number[]): DataflowProblem<number> {
   return {
     direction: 'forward',
-    leastRankFirst,
+    sweep,
     boundary: () => 0,
     initial: () => 0,
     join: (a, b) => Math.max(a, b),
@@ -59,8 +59,8 @@ describe('solver visiting order', () => {
   const cfg = a.ctx.cfg(a.fn);
   const loops = a.ctx.loops(a.fn).loops;
   const headers = new Set(loops.map((l) => l.header));
-  const between = a.ctx.cfg(a.fn).blockOf[a.at(16).index]!;
-  const exit = a.ctx.cfg(a.fn).blockOf[a.at(23).index]!;
+  const between = cfg.blockOf[a.at(16).index]!;
+  const exit = cfg.blockOf[a.at(23).index]!;
 
   it('the kernel has two loops of two blocks each', () => {
     expect(loops.map((l) => l.blocks.length)).toEqual([2, 2]);
@@ -68,8 +68,8 @@ describe('solver visiting order', () => {
   });
 
   it('both orders reach the same fixpoint', () => {
-    const sweep = solve(cfg, iterations(headers, false, []));
-    const least = solve(cfg, iterations(headers, true, []));
+    const sweep = solve(cfg, iterations(headers, true, []));
+    const least = solve(cfg, iterations(headers, false, []));
     expect(least.atStart).toEqual(sweep.atStart);
     expect(least.atEnd).toEqual(sweep.atEnd);
     expect(least.atEnd[exit]).toBe(3);
@@ -78,8 +78,8 @@ describe('solver visiting order', () => {
   it('least rank first settles each loop before running the blocks after it, once each', () => {
     const sweepOrder: number[] = [];
     const leastOrder: number[] = [];
-    const sweep = solve(cfg, iterations(headers, false, sweepOrder));
-    const least = solve(cfg, iterations(headers, true, leastOrder));
+    const sweep = solve(cfg, iterations(headers, true, sweepOrder));
+    const least = solve(cfg, iterations(headers, false, leastOrder));
     const count = (order: number[], b: number): number => order.filter((x) => x === b).length;
     expect(count(leastOrder, between)).toBe(1);
     expect(count(leastOrder, exit)).toBe(1);
@@ -89,7 +89,7 @@ describe('solver visiting order', () => {
     expect(sweep.visits).toBeGreaterThan(least.visits);
   });
 
-  it('reaching definitions (least rank first) runs each block once, and each loop header once more for its back edge', () => {
+  it('reaching definitions (by rank, the default) run each block once and each loop header once more, with the same facts', () => {
     const rd = a.ctx.get(a.fn, reachingDefinitionsAnalysis);
     expect(rd.visits).toBe(7 + 2);
     // The same facts as any order: %r2 read by the second loop's add is the first loop's add only (the mov
