@@ -354,6 +354,8 @@ class FunctionBuilder {
   }
 
   flushLabels(): void {
+    // (Most instructions follow no label: no new list for them.)
+    if (this.pendingLabels.length === 0) return;
     for (const p of this.pendingLabels) {
       const sym: LabelSymbol = p.directive === undefined
         ? { kind: 'label', name: p.node.name, target: this.instructions.length, node: p.node }

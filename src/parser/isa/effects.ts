@@ -29,17 +29,24 @@ export const DESTINATION_IS_READ: ReadonlyMap<string, readonly string[]> = new M
   ['wgmma', ['.mma_async']],
 ]);
 
+/** Whether `modifiers` has one of `wanted`. (Loops, not `some` with a closure: a closure over a local
+ *  makes the function allocate a context on every call, and the model asks once per instruction.) */
+function hasAny(modifiers: readonly string[], wanted: readonly string[]): boolean {
+  for (let i = 0; i < modifiers.length; i++) if (wanted.includes(modifiers[i]!)) return true;
+  return false;
+}
+
 /** Whether an instruction writes its first operand. */
 export function writesFirstOperand(opcode: string, modifiers: readonly string[]): boolean {
   if (NO_DESTINATION.has(opcode)) return false;
   const when = DESTINATION_WHEN.get(opcode);
-  if (when !== undefined) return modifiers.some((m) => when.includes(m));
+  if (when !== undefined) return hasAny(modifiers, when);
   const unless = NO_DESTINATION_WHEN.get(opcode);
-  if (unless !== undefined && modifiers.some((m) => unless.includes(m))) return false;
+  if (unless !== undefined && hasAny(modifiers, unless)) return false;
   return opcode !== 'call';
 }
 
 export function destinationIsRead(opcode: string, modifiers: readonly string[]): boolean {
   const when = DESTINATION_IS_READ.get(opcode);
-  return when !== undefined && modifiers.some((m) => when.includes(m));
+  return when !== undefined && hasAny(modifiers, when);
 }
