@@ -380,14 +380,15 @@ const NO_INDICES: readonly number[] = [];
 const SET_IDX: number[] = [];
 const SET_VAL: unknown[] = [];
 
-/** The vector with the registers a block walk wrote (`touched`, by register id) set to their values in `local`,
- *  those with a position in `index` (the live-in registers the states hold); the lists it sets from are scratch,
- *  kept by neither (affine forms and value ranges). */
-export function pvSetTouched<T>(v: PVec<T>, touched: readonly number[], index: Int32Array, local: readonly (T | undefined)[]): PVec<T> {
+/** The vector with the registers a block walk wrote (`touched[0, count)`, by register id) set to their values in
+ *  `local`, those with a position in `index` (the live-in registers the states hold); the lists it sets from are
+ *  scratch, kept by neither (affine forms and value ranges). */
+export function pvSetTouched<T>(v: PVec<T>, touched: readonly number[], index: Int32Array, local: readonly (T | undefined)[], count = touched.length): PVec<T> {
   const idx = SET_IDX;
   const val = SET_VAL as (T | undefined)[];
   let n = 0;
-  for (const r of touched) {
+  for (let t = 0; t < count; t++) {
+    const r = touched[t]!;
     const k = index[r]!;
     if (k >= 0) {
       idx[n] = k;
@@ -434,30 +435,38 @@ function setOrder(idx: readonly number[], n: number): ArrayLike<number> {
   return order;
 }
 
-/** `node` copied with the entries order[lo..hi) of `job`, which all fall in it, written. */
+/** `node` with the entries order[lo..hi) of `job`, which all fall in it, written: a copy from the first entry
+ *  that differs, else `node` itself (unchanged subtrees stay shared, and a walk that rewrites a register's own
+ *  value copies nothing). */
 function setNodes(job: SetJob, node: PNode, shift: number, lo: number, hi: number): PNode {
   const { idx, val, order } = job;
-  const copy = node.slice();
+  let copy: unknown[] | undefined;
   if (shift === 0) {
     for (let k = lo; k < hi; k++) {
       const j = idx[order[k]!]! & MASK;
       const x = val[order[k]!];
-      if (copy[j] !== x) {
+      if ((copy ?? node)[j] !== x) {
+        copy ??= node.slice();
         copy[j] = x;
         job.changed = true;
       }
     }
-    return copy;
+    return copy ?? node;
   }
   let k = lo;
   while (k < hi) {
     const slot = (idx[order[k]!]! >>> shift) & MASK;
     let e = k + 1;
     while (e < hi && ((idx[order[e]!]! >>> shift) & MASK) === slot) e++;
-    copy[slot] = setNodes(job, node[slot] as PNode, shift - BITS, k, e);
+    const child = node[slot] as PNode;
+    const next = setNodes(job, child, shift - BITS, k, e);
+    if (next !== child) {
+      copy ??= node.slice();
+      copy[slot] = next;
+    }
     k = e;
   }
-  return copy;
+  return copy ?? node;
 }
 
 /** Entry-wise combination; subtrees shared by both are kept as they are, and
@@ -534,7 +543,14 @@ export function partsOf<T, E>(f: Fact<T, E>): readonly BlockOut<T, E>[] {
 export function joinFacts<T, E>(a: Fact<T, E>, b: Fact<T, E>): Fact<T, E> {
   if (a.tag === 'bottom') return b;
   if (b.tag === 'bottom') return a;
-  return { tag: 'parts', parts: [...partsOf(a), ...partsOf(b)] };
+  // (One list, filled in place: no one-element lists for the outputs, no spreads.)
+  if (a.tag === 'out' && b.tag === 'out') return { tag: 'parts', parts: [a, b] };
+  const parts: BlockOut<T, E>[] = [];
+  if (a.tag === 'out') parts.push(a);
+  else for (const p of a.parts) parts.push(p);
+  if (b.tag === 'out') parts.push(b);
+  else for (const p of b.parts) parts.push(p);
+  return { tag: 'parts', parts };
 }
 
 // ================================================================ registers and operands
@@ -1114,6 +1130,9 @@ class AffineEngine {
   private readonly symForms: Form[] = [];
   private readonly keyed = new Map<string, number>();
   private readonly defKeyed = new Map<number, number>();
+  /** By instruction, the id of its first element's unguarded def symbol, + 1 (0: none yet): most def symbols,
+   *  without a map entry each. */
+  private readonly firstDef: Int32Array;
   private readonly joinKeyed = new Map<number, number>();
   readonly joinsAt = new Map<number, number[]>();
   readonly cfg: Cfg;
@@ -1134,7 +1153,9 @@ class AffineEngine {
   private readonly local: (Form | undefined)[];
   private gen = 0;
   private input: PVec<Form>;
-  private touched: number[] = [];
+  /** Registers the walk wrote: `touched[0, nTouched)` (reset by the count: `length = 0` drops the storage). */
+  private readonly touched: number[] = [];
+  private nTouched = 0;
   private readonly nRegs: number;
   /** Per instruction (from `offsets`): forms of its uses, then of its defs, aligned with CompiledIns. */
   readonly records: (Form | undefined)[];
@@ -1159,6 +1180,7 @@ class AffineEngine {
     this.slotForms = new Array<Form | undefined>(this.code.slots);
     this.carriedAt = new Array<{ idx: number[]; forms: Form[] } | null | undefined>(this.cfg.blocks.length);
     this.reached = new Uint8Array(fn.instructions.length);
+    this.firstDef = new Int32Array(fn.instructions.length);
     const bounds = blockBounds(ctx, fn);
     this.block = bounds?.dims;
     this.blockExact = bounds?.exact ?? false;
@@ -1204,17 +1226,45 @@ class AffineEngine {
     return this.keyedSym(`v:${v.global ? 'g' : 'l'}:${v.name}`, (id) => ({ kind: 'var', id, name: `&${v.name}`, variable: v, threadDependent: false, uniform: undefined }));
   }
 
+  /** Parameter symbols by variable and offset, in front of the keyed ones (every `ld.param` visit asks; the key
+   *  and the name are strings made per call). */
+  private readonly paramIds = new Map<VariableSymbol, Map<number, number>>();
+
   paramSym(v: VariableSymbol, offset: number): number {
-    const name = offset === 0 ? `param(${v.name})` : `param(${v.name}+${offset})`;
-    return this.keyedSym(`p:${v.name}:${offset}`, (id) => ({ kind: 'param', id, name, variable: v, offset, threadDependent: false, uniform: undefined }));
+    let byOffset = this.paramIds.get(v);
+    if (byOffset === undefined) {
+      byOffset = new Map();
+      this.paramIds.set(v, byOffset);
+    }
+    let id = byOffset.get(offset);
+    if (id === undefined) {
+      const name = offset === 0 ? `param(${v.name})` : `param(${v.name}+${offset})`;
+      id = this.keyedSym(`p:${v.name}:${offset}`, (n) => ({ kind: 'param', id: n, name, variable: v, offset, threadDependent: false, uniform: undefined }));
+      byOffset.set(offset, id);
+    }
+    return id;
   }
 
   shrSym(of: Form, shift: number, signed: boolean, width: number): number {
     const key = `d:${shift}:${signed ? 's' : 'u'}${width}:${formKey(of)}`;
-    return this.keyedSym(key, (id) => new ShrSym(id, of, shift, signed, width, this), of.terms.map((t) => t.sym), true);
+    let id = this.keyed.get(key);
+    if (id === undefined) {
+      // (Its dependencies listed only when it is made.)
+      id = this.add(new ShrSym(this.symbols.length, of, shift, signed, width, this), symsOf([of]), true);
+      this.keyed.set(key, id);
+    }
+    return id;
   }
 
   defSym(c: CompiledIns, element: number, guarded: boolean, pure: boolean): number {
+    if (element === 0 && !guarded) {
+      let id = this.firstDef[c.index]! - 1;
+      if (id < 0) {
+        id = this.add(new DefSym(this.symbols.length, c, 0, false), NO_DEPS, pure);
+        this.firstDef[c.index] = id + 1;
+      }
+      return id;
+    }
     const key = c.index * 32 + element * 2 + (guarded ? 1 : 0);
     let id = this.defKeyed.get(key);
     if (id === undefined) {
@@ -1323,7 +1373,7 @@ class AffineEngine {
   private set(r: RegisterSymbol, f: Form | undefined): void {
     if (this.stamp[r.id] !== this.gen) {
       this.stamp[r.id] = this.gen;
-      this.touched.push(r.id);
+      this.touched[this.nTouched++] = r.id;
     }
     this.local[r.id] = this.follows[r.id] === 1 ? f : undefined;
   }
@@ -1644,29 +1694,40 @@ class AffineEngine {
   runBlock(block: BasicBlock, input: PVec<Form>): PVec<Form> {
     this.gen++;
     this.input = input;
-    this.touched.length = 0;
+    this.nTouched = 0;
     const ins = this.code.ins;
     for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
-    return pvSetTouched(input, this.touched, this.live.index, this.local);
+    return pvSetTouched(input, this.touched, this.live.index, this.local, this.nTouched);
   }
 
-  /** The state at a block's start from its predecessors' outputs. */
-  merge(block: number, parts: readonly BlockOut<Form, undefined>[]): PVec<Form> {
-    let acc = parts[0]!.vec;
-    for (let p = 1; p < parts.length; p++) {
-      acc = pvMerge(acc, parts[p]!.vec, (k, x, y) => {
-        const reg = this.live.regs[k]!;
-        // A register not written yet on one path (reading it there is
-        // undefined) takes the other path's value; a `.func` parameter's
-        // entry value is a real value.
-        if (!reg.isParam) {
-          if (x === undefined) return y;
-          if (y === undefined) return x;
-        }
-        const fx = x ?? this.initForm(reg);
-        const fy = y ?? this.initForm(reg);
-        return formEquals(fx, fy) ? x : this.form(this.joinSym(block, reg, false));
-      });
+  /** The block `joinEntry` merges at. */
+  private mergeBlock = -1;
+
+  /** One state entry where two predecessors' differ (one function per engine, not a closure per merge). */
+  private readonly joinEntry = (k: number, x: Form | undefined, y: Form | undefined): Form | undefined => {
+    const reg = this.live.regs[k]!;
+    // A register not written yet on one path (reading it there is
+    // undefined) takes the other path's value; a `.func` parameter's
+    // entry value is a real value.
+    if (!reg.isParam) {
+      if (x === undefined) return y;
+      if (y === undefined) return x;
+    }
+    const fx = x ?? this.initForm(reg);
+    const fy = y ?? this.initForm(reg);
+    return formEquals(fx, fy) ? x : this.form(this.joinSym(this.mergeBlock, reg, false));
+  };
+
+  /** The state at a block's start from its predecessors' outputs (the solver's input: one output or several). */
+  merge(block: number, input: BlockOut<Form, undefined> | Parts<Form, undefined>): PVec<Form> {
+    let acc: PVec<Form>;
+    if (input.tag === 'out') {
+      acc = input.vec;
+    } else {
+      const parts = input.parts;
+      acc = parts[0]!.vec;
+      this.mergeBlock = block;
+      for (let p = 1; p < parts.length; p++) acc = pvMerge(acc, parts[p]!.vec, this.joinEntry);
     }
     // At a loop header, registers the loop writes are its join symbols from
     // the first visit on (the body then runs once with them, not twice).
@@ -1675,25 +1736,56 @@ class AffineEngine {
   }
 
   private readonly carriedAt: ({ idx: number[]; forms: Form[] } | null | undefined)[];
+  /** By block, the first loop it heads + 1 (0: none); made at the first question. */
+  private loopAt: Int32Array | undefined;
 
   /** A natural loop header's state entries the loop writes, and their join forms. */
   private carried(block: number): { idx: number[]; forms: Form[] } | undefined {
     let hit = this.carriedAt[block];
     if (hit === undefined) {
       hit = null;
-      const loop = this.loops.loops.find((l) => l.header === block);
-      if (loop !== undefined) {
-        const idx = new Set<number>();
-        for (const b of loop.blocks) {
+      const loop = this.headedLoop(block);
+      if (loop >= 0) {
+        // The entries written, marked by position, then listed in order of position (and their join symbols
+        // made in that order).
+        const live = this.live.index;
+        const mark = new Uint8Array(this.live.regs.length);
+        for (const b of this.loops.loops[loop]!.blocks) {
           const bb = this.cfg.blocks[b]!;
-          for (let i = bb.start; i < bb.end; i++) for (const d of this.code.ins[i]!.defs) if (this.live.index[d.id]! >= 0) idx.add(this.live.index[d.id]!);
+          for (let i = bb.start; i < bb.end; i++) {
+            const defs = this.code.ins[i]!.defs;
+            for (let d = 0; d < defs.length; d++) {
+              const k = live[defs[d]!.id]!;
+              if (k >= 0) mark[k] = 1;
+            }
+          }
         }
-        const list = [...idx].sort((a, b) => a - b);
-        hit = { idx: list, forms: list.map((k) => this.form(this.joinSym(block, this.live.regs[k]!, false))) };
+        const idx: number[] = [];
+        const forms: Form[] = [];
+        for (let k = 0; k < mark.length; k++) {
+          if (mark[k] === 0) continue;
+          idx.push(k);
+          forms.push(this.form(this.joinSym(block, this.live.regs[k]!, false)));
+        }
+        hit = { idx, forms };
       }
       this.carriedAt[block] = hit;
     }
     return hit ?? undefined;
+  }
+
+  /** The first loop (by index) that `block` heads; -1 when none. (A table, not a search of the loops at every
+   *  block: functions with hundreds of loops and thousands of blocks.) */
+  private headedLoop(block: number): number {
+    let at = this.loopAt;
+    if (this.loops.loops.length === 0) return -1;
+    if (at === undefined) {
+      at = new Int32Array(this.cfg.blocks.length);
+      const loops = this.loops.loops;
+      for (let l = 0; l < loops.length; l++) if (at[loops[l]!.header] === 0) at[loops[l]!.header] = l + 1;
+      this.loopAt = at;
+    }
+    return at[block]! - 1;
   }
 
   run(): void {
@@ -1705,12 +1797,11 @@ class AffineEngine {
       join: joinFacts<Form, undefined>,
       equals: (a: AffineFact, b: AffineFact): boolean => {
         if (a.tag !== 'out' || b.tag !== 'out') return a.tag === b.tag;
-        return pvEquals(a.vec, b.vec, (x, y) => x === y || (x !== undefined && y !== undefined && formEquals(x, y)));
+        return pvEquals(a.vec, b.vec, sameEntry);
       },
       transfer: (block: BasicBlock, input: AffineFact): AffineFact => {
-        const parts = partsOf(input);
-        if (parts.length === 0) return UNREACHED;
-        return { tag: 'out', from: block.id, vec: this.runBlock(block, this.merge(block.id, parts)) };
+        if (input.tag === 'bottom' || (input.tag === 'parts' && input.parts.length === 0)) return UNREACHED;
+        return { tag: 'out', from: block.id, vec: this.runBlock(block, this.merge(block.id, input)) };
       },
       // A safety net: the per-(block, register) join symbols already bound
       // every chain; after many visits, entries that still change collapse.
@@ -1888,6 +1979,11 @@ class AffineEngine {
 }
 
 const NO_DEPS: readonly number[] = [];
+
+/** Equal state entries (the solver's comparison). */
+function sameEntry(x: Form | undefined, y: Form | undefined): boolean {
+  return x === y || (x !== undefined && y !== undefined && formEquals(x, y));
+}
 /** The `element` of a `mad`'s opaque product (its deps are the two factors);
  *  checks that read `DefSymbol.element` compare with this. */
 export const PRODUCT = 15;
