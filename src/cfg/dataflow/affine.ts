@@ -1346,10 +1346,16 @@ class AffineEngine {
 
   /** The form equals its `width`-bit value read as signed/unsigned (no wrap). */
   private fits(f: Form, signed: boolean, width: number): boolean {
-    if (f.mayWrap) return false;
+    return this.fitBounds(f, signed, width) !== undefined;
+  }
+
+  /** The form's bounds when it fits (see `fits`), else undefined. */
+  private fitBounds(f: Form, signed: boolean, width: number): [number, number] | undefined {
+    if (f.mayWrap) return undefined;
     const b = this.bounds(f);
-    if (b === undefined) return false;
-    return signed ? b[0] >= -pow2(width - 1) && b[1] < pow2(width - 1) : b[0] >= 0 && b[1] < pow2(width);
+    if (b === undefined) return undefined;
+    const inside = signed ? b[0] >= -pow2(width - 1) && b[1] < pow2(width - 1) : b[0] >= 0 && b[1] < pow2(width);
+    return inside ? b : undefined;
   }
 
   /** `x` extended from `width` bits (zero or sign): the same form, marked when it may have wrapped. */
@@ -1649,10 +1655,10 @@ class AffineEngine {
     }
     if (k >= w) return signed ? undefined : constForm(0);
     const p = pow2(k);
-    const fits = this.fits(a, signed, w);
-    if (fits && a.c % p === 0 && a.terms.every((t) => t.coef % p === 0)) return scaleForm(a, 1 / p);
+    // (The bounds once, for both questions.)
+    const b = this.fitBounds(a, signed, w);
+    if (b !== undefined && a.c % p === 0 && a.terms.every((t) => t.coef % p === 0)) return scaleForm(a, 1 / p);
     // Every value in one window of 2^k (`(%tid.x + 32) >> 8` with tid.x < 224): a constant.
-    const b = fits ? this.bounds(a) : undefined;
     if (b !== undefined && Math.floor(b[0] / p) === Math.floor(b[1] / p)) return constForm(Math.floor(b[0] / p));
     return this.form(this.shrSym(a, k, signed, w));
   }
@@ -1821,21 +1827,27 @@ class AffineEngine {
   // ------------------------------------------------------------ after the fixpoint
 
   private classify(): void {
+    const loops = this.loops.loops;
+    // The last loop a block heads.
     const headerLoop = new Int32Array(this.cfg.blocks.length).fill(-1);
-    this.loops.loops.forEach((l, i) => { headerLoop[l.header] = i; });
+    for (let i = 0; i < loops.length; i++) headerLoop[loops[i]!.header] = i;
+    // A loop's blocks, marked while its header's joins are classified (one list, not a set per header).
+    const inside = new Uint8Array(this.cfg.blocks.length);
     for (const [block, ids] of this.joinsAt) {
       const parts = partsOf(this.result!.atStart[block]!);
       const loop = headerLoop[block]!;
       let outside: boolean[] = [];
       if (loop >= 0) {
-        const inside = new Set(this.loops.loops[loop]!.blocks);
-        outside = parts.map((p) => p.from === -1 || !inside.has(p.from));
+        const blocks = loops[loop]!.blocks;
+        for (const b of blocks) inside[b] = 1;
+        outside = parts.map((p) => p.from === -1 || inside[p.from] === 0);
+        for (const b of blocks) inside[b] = 0;
       }
       for (const id of ids) {
         const s = this.symbols[id] as JoinSymbol;
         const k = this.live.index[s.register.id]!;
         const incoming = parts.map((p) => pvGet(p.vec, k) ?? this.initForm(s.register));
-        this.deps[id] = symsOf(incoming).filter((x) => x !== id);
+        this.deps[id] = symsOfExcept(incoming, id);
         if (loop < 0) continue;
         const iv = this.inductionVariable(id, loop, outside, incoming);
         if (iv !== undefined) {
@@ -1991,6 +2003,13 @@ export const PRODUCT = 15;
 function symsOf(forms: readonly (Form | undefined)[]): number[] {
   const out: number[] = [];
   for (const f of forms) if (f !== undefined) for (const t of f.terms) out.push(t.sym);
+  return out;
+}
+
+/** `symsOf(forms)` without `id` (one list, not a list and its filtered copy). */
+function symsOfExcept(forms: readonly (Form | undefined)[], id: number): number[] {
+  const out: number[] = [];
+  for (const f of forms) if (f !== undefined) for (const t of f.terms) if (t.sym !== id) out.push(t.sym);
   return out;
 }
 
