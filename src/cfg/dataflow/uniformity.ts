@@ -236,6 +236,49 @@ function isCtaBarrier(node: A.Instruction, blockThreads: number | undefined): bo
   return v !== undefined && blockThreads !== undefined && v === blockThreads;
 }
 
+/** A growable Int32 buffer, reused from function to function. */
+class IntBuffer {
+  data = new Int32Array(1024);
+  length = 0;
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = x;
+  }
+}
+
+/** solveUniformity's scratch arrays, by role, kept from function to function: each is at least as long as
+ *  asked, zeroed up to that length, and read only below it. (A dozen typed arrays allocated per function,
+ *  each an ArrayBuffer with a backing store of its own, cost more than filling kept ones.) */
+const SCRATCH_U8: Uint8Array[] = [];
+const SCRATCH_I32: Int32Array[] = [];
+function scratchU8(role: number, length: number): Uint8Array {
+  const a = SCRATCH_U8[role];
+  if (a !== undefined && a.length >= length) return a.fill(0, 0, length);
+  const b = new Uint8Array(Math.max(length, 2 * (a?.length ?? 512)));
+  SCRATCH_U8[role] = b;
+  return b;
+}
+function scratchI32(role: number, length: number): Int32Array {
+  const a = SCRATCH_I32[role];
+  if (a !== undefined && a.length >= length) return a.fill(0, 0, length);
+  const b = new Int32Array(Math.max(length, 2 * (a?.length ?? 512)));
+  SCRATCH_I32[role] = b;
+  return b;
+}
+
+/** Load addresses' reads (solveUniformity's scratch). */
+const ITEMS = new IntBuffer();
+/** The control dependences of a block that has none listed. */
+const NO_BLOCKS: readonly number[] = [];
+
 // ---------------------------------------------------------------- results
 
 export interface BranchFact {
@@ -345,7 +388,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   // ------------------------------------------------------------ state
   const defVar = new Uint8Array(D);
   const useVar = new Uint8Array(U);
-  const taint = new Uint8Array(U);
+  const taint = scratchU8(0, U);
   const defWhyW = new Int32Array(D);
   const defWhyC = new Int32Array(D);
   const useWhyW = new Int32Array(U);
@@ -354,11 +397,11 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const branchWhyW = new Int32Array(B);
   const branchWhyC = new Int32Array(B);
   const termBlock = new Int32Array(n).fill(-1);
-  const kind = new Uint8Array(n);
-  const seedOf = new Int8Array(n);
-  const sregVar = new Uint8Array(n);
-  const loadClass = new Uint8Array(n);
-  const guardSlot = new Int32Array(n).fill(-1);
+  const kind = scratchU8(1, n);
+  const seedOf = scratchU8(2, n);
+  const sregVar = scratchU8(3, n);
+  const loadClass = scratchU8(4, n);
+  const guardSlot = scratchI32(0, n).fill(-1, 0, n);
 
   // Entry definitions: `.func` register parameters vary.
   for (const r of fn.registers) {
@@ -470,9 +513,12 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   };
   let hasCall = false;
   const writers: number[] = [];
-  const barriers: number[] = [];
+  const barInstructions: number[] = [];
   const candidates: number[] = [];
+  const itemBuffer = ITEMS.reset();
+  const itemStart = scratchI32(1, n + 1);
   for (let i = 0; i < n; i++) {
+    itemStart[i] = itemBuffer.length;
     const node = ins[i]!.node;
     const op = node.opcode;
     if (node.guard !== undefined) {
@@ -495,7 +541,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         writers.push(i);
         break;
       case 'wmma': if (node.modifiers.includes('.store')) writers.push(i); break;
-      case 'bar': case 'barrier': if (isCtaBarrier(node, blockThreads)) barriers.push(i); break;
+      // (Whether a barrier is a CTA barrier only matters to broadcasts, which ask it of these.)
+      case 'bar': case 'barrier': barInstructions.push(i); break;
       default: break;
     }
     if (!hasDefs) continue;
@@ -507,6 +554,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       kind[i] = K_LOAD;
       loadClass[i] = classifyLoad(i, node);
       if (loadClass[i] === LOAD_SHARED) candidates.push(i);
+      const addr = addressOperand(node);
+      if (addr !== undefined) addressItems(i, addr);
     } else if (op === 'vote' || op === 'redux' || op === 'activemask' || (op === 'match' && node.modifiers.includes('.all'))) {
       kind[i] = K_WARP_COLLECTIVE;
     } else if (op === 'match') {
@@ -520,6 +569,33 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       kind[i] = K_BAR_RED;
     } else if (op === 'call') {
       kind[i] = K_CALL;
+    }
+  }
+
+  itemStart[n] = itemBuffer.length;
+  const items = itemBuffer.data;
+
+  /** A load address's reads, in the order exprVar meets them: a use slot, or a special register as
+   *  -1 - variance (the fixpoint replays them without the expression tree). */
+  function addressItems(i: number, e: A.Expression): void {
+    switch (e.kind) {
+      case 'Name': {
+        const s = fn.resolve(e);
+        if (s?.kind === 'register') {
+          const slot = t.useSlot(i, s.id);
+          if (slot !== -1) itemBuffer.push(slot);
+        } else if (s?.kind === 'sreg') {
+          const v = sregVariance(s.spec);
+          if (v !== 0) itemBuffer.push(-1 - v);
+        }
+        return;
+      }
+      case 'Unary': case 'Cast': addressItems(i, e.arg); return;
+      case 'Binary': addressItems(i, e.left); addressItems(i, e.right); return;
+      case 'Conditional': addressItems(i, e.test); addressItems(i, e.then); addressItems(i, e.otherwise); return;
+      case 'Vector': case 'Address': case 'List': for (const x of e.elements) addressItems(i, x); return;
+      case 'PredPair': addressItems(i, e.first); addressItems(i, e.second); return;
+      default: return;
     }
   }
 
@@ -548,7 +624,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
 
   // ------------------------------------------------------------ broadcasts (static part)
   // bcast: 1 while a load is a broadcast candidate; writers per candidate.
-  const bcast = new Uint8Array(n);
+  const bcast = scratchU8(5, n);
   const bcastWriters = new Map<number, { readonly writers: number[]; readonly single: boolean[] }>();
   if (candidates.length > 0 && !hasCall) analyzeBroadcasts();
 
@@ -608,6 +684,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     }
     if (groups.size === 0) return;
     // Barrier separation.
+    const barriers = barInstructions.filter((i) => isCtaBarrier(ins[i]!.node, blockThreads));
     const isBar = new Uint8Array(n);
     const firstBar = new Int32Array(B).fill(-1);
     for (let k = barriers.length - 1; k >= 0; k--) {
@@ -753,8 +830,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     return r;
   };
 
-  const queue = new Int32Array(Math.max(1, n));
-  const queued = new Uint8Array(n);
+  const queue = scratchI32(2, n);
+  const queued = scratchU8(6, n);
   let qHead = 0;
   let qLen = 0;
   const push = (i: number): void => {
@@ -766,134 +843,222 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const pendingBranches: number[] = [];
   let evaluations = 0;
 
-  const setDef = (d: number, v: number, whyW: number, whyC: number): void => {
-    const fresh = v & ~defVar[d]!;
-    if (fresh === 0) return;
-    if ((fresh & WARP) !== 0) defWhyW[d] = whyW;
-    if ((fresh & CTA) !== 0) defWhyC[d] = whyC;
-    defVar[d]! |= fresh;
-    for (let k = duStart[d]!; k < duStart[d + 1]!; k++) push(useIns[duUse[k]!]!);
-  };
-
-  /** The reaching definition that brought `bit` to a read, or -1 (merged). */
-  const useReason = (s: number, bit: number): number => {
-    if ((taint[s]! & bit) !== 0) return -1;
-    for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) if ((defVar[rdDef[k]!]! & bit) !== 0) return rdDef[k]!;
-    return -1;
-  };
-  const evaluate = (i: number): void => {
-    evaluations++;
-    // Reads.
-    for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
-      let v = taint[s]!;
-      for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) v |= defVar[rdDef[k]!]!;
-      const fresh = v & ~useVar[s]!;
-      if (fresh === 0) continue;
-      if ((fresh & WARP) !== 0) useWhyW[s] = useReason(s, WARP);
-      if ((fresh & CTA) !== 0) useWhyC[s] = useReason(s, CTA);
-      useVar[s] = v;
-    }
-    const gs = guardSlot[i]!;
-    // Branch condition.
-    const b = termBlock[i]!;
-    if (b !== -1) {
-      const node = ins[i]!.node;
-      accV = accW = accC = 0;
-      if (gs !== -1) acc(useVar[gs]!, gs);
-      if (node.opcode === 'brx' && node.operands[0] !== undefined) exprVar(i, node.operands[0]);
-      if (gs === -1 && node.opcode !== 'brx') acc(CTA | WARP, seed(SEED_NO_CONDITION));
-      const fresh = accV & ~branchVar[b]!;
-      if (fresh !== 0) {
-        if ((fresh & WARP) !== 0) branchWhyW[b] = accW;
-        if ((fresh & CTA) !== 0) branchWhyC[b] = accC;
-        branchVar[b]! |= fresh;
-        pendingBranches.push(b);
-      }
-    }
-    const d0 = defStart[i]!;
-    const d1 = defStart[i + 1]!;
-    if (d0 === d1) return;
+  /** A conditional branch's condition (the accumulator is this function's). */
+  const evaluateBranch = (i: number, b: number, gs: number): void => {
+    const node = ins[i]!.node;
     accV = accW = accC = 0;
     if (gs !== -1) acc(useVar[gs]!, gs);
-    const k = kind[i]!;
-    const node = k === K_PURE || k === K_VARYING || k === K_CALL || k === K_WARP_COLLECTIVE ? undefined : ins[i]!.node;
-    let second = -1; // elect: the predicate destination's register
+    if (node.opcode === 'brx' && node.operands[0] !== undefined) exprVar(i, node.operands[0]);
+    if (gs === -1 && node.opcode !== 'brx') acc(CTA | WARP, seed(SEED_NO_CONDITION));
+    const fresh = accV & ~branchVar[b]!;
+    if (fresh !== 0) {
+      if ((fresh & WARP) !== 0) branchWhyW[b] = accW;
+      if ((fresh & CTA) !== 0) branchWhyC[b] = accC;
+      branchVar[b]! |= fresh;
+      pendingBranches.push(b);
+    }
+  };
+  /** The rare result kinds (barrier reductions, shuffles, elect), on the accumulator the guard started;
+   *  returns elect's predicate register, or -1. */
+  const evaluateRare = (i: number, k: number): number => {
+    const node = ins[i]!.node;
     switch (k) {
-      case K_PURE: {
-        if (sregVar[i] !== 0) acc(sregVar[i]!, seed(SEED_SREG));
-        for (let s = useStart[i]!; s < useStart[i + 1]!; s++) acc(useVar[s]!, s);
-        break;
-      }
-      case K_LOAD: {
-        const addr = addressOperand(node!);
-        if (addr !== undefined) exprVar(i, addr);
-        const cls = loadClass[i]!;
-        if (cls === LOAD_MEMORY) acc(CTA | WARP, seed(SEED_MEMORY));
-        else if (cls === LOAD_FUNC_PARAM) acc(CTA | WARP, seed(SEED_FUNC_PARAM));
-        else if (cls === LOAD_CALL_PARAM) acc(CTA | WARP, seed(SEED_CALL_PARAM));
-        else if (cls === LOAD_SHARED && ((accV & CTA) !== 0 || bcast[i] === 0)) acc(CTA | WARP, seed(SEED_MEMORY));
-        break;
-      }
-      case K_VARYING: acc(CTA | WARP, seed(seedOf[i]!)); break;
-      case K_CALL: acc(CTA | WARP, seed(SEED_CALL)); break;
-      case K_WARP_COLLECTIVE: acc(CTA, seed(SEED_WARP_COLLECTIVE)); break;
       case K_BAR_RED: {
-        const count = node!.operands.length === 4 ? node!.operands[2] : undefined;
+        const count = node.operands.length === 4 ? node.operands[2] : undefined;
         if (count !== undefined) acc(CTA, seed(SEED_BAR_COUNT));
-        break;
+        return -1;
       }
       case K_SHFL: {
-        const ops = node!.operands;
+        const ops = node.operands;
         const lane = ops[2];
         const clamp = ops[3] === undefined ? undefined : constValue(ops[3]);
-        if (node!.modifiers.includes('.idx') && lane !== undefined && clamp !== undefined && ((clamp >> 8) & 0x1f) === 0
+        if (node.modifiers.includes('.idx') && lane !== undefined && clamp !== undefined && ((clamp >> 8) & 0x1f) === 0
           && (probe(i, lane) & WARP) === 0) {
           // Every lane reads the same lane's value: equal within the warp.
           for (let x = 1; x < ops.length; x++) exprVar(i, ops[x]!, CTA);
-          break;
+          return -1;
         }
         acc(CTA | WARP, seed(SEED_SHUFFLE));
-        break;
+        return -1;
       }
       case K_ELECT: {
         acc(CTA, seed(SEED_WARP_COLLECTIVE));
-        const dest = node!.operands[0];
+        const dest = node.operands[0];
         if (dest?.kind === 'PredPair' && dest.second.kind === 'Name') {
           const s = fn.resolve(dest.second);
-          if (s?.kind === 'register') second = s.id;
+          if (s?.kind === 'register') return s.id;
         }
-        break;
+        return -1;
       }
-      default: break;
-    }
-    const v = accV;
-    const w = accW;
-    const c = accC;
-    for (let s = d0; s < d1; s++) {
-      const d = defIdOfSlot[s]!;
-      if (second !== -1 && t.defReg[s] === second) {
-        setDef(d, CTA | WARP, seed(SEED_ELECT), seed(SEED_ELECT));
-        continue;
-      }
-      setDef(d, v, w, c);
+      default: return -1;
     }
   };
 
+  /** Evaluates queued instructions until none is left. One loop over local copies of the arrays (this was
+   *  evaluate, setDef, push, useReason and acc as closures: each typed-array read went through the
+   *  closure's context, and each call cost more than its body); the rare kinds and branches call out.
+   *  The order of evaluation, and so every reason recorded, is the same. */
   const drain = (): void => {
-    while (qLen > 0) {
-      const i = queue[qHead]!;
-      qHead = (qHead + 1) % n;
-      qLen--;
-      queued[i] = 0;
-      evaluate(i);
+    const useVar_ = useVar;
+    const defVar_ = defVar;
+    const taint_ = taint;
+    const rdStart_ = rdStart;
+    const rdDef_ = rdDef;
+    const duStart_ = duStart;
+    const duUse_ = duUse;
+    const useStart_ = useStart;
+    const useIns_ = useIns;
+    const defStart_ = defStart;
+    const defIdOfSlot_ = defIdOfSlot;
+    const defReg_ = t.defReg;
+    const useWhyW_ = useWhyW;
+    const useWhyC_ = useWhyC;
+    const defWhyW_ = defWhyW;
+    const defWhyC_ = defWhyC;
+    const kind_ = kind;
+    const guardSlot_ = guardSlot;
+    const termBlock_ = termBlock;
+    const sregVar_ = sregVar;
+    const loadClass_ = loadClass;
+    const bcast_ = bcast;
+    const itemStart_ = itemStart;
+    const items_ = items;
+    const seedOf_ = seedOf;
+    const queue_ = queue;
+    const queued_ = queued;
+    let head = qHead;
+    let len = qLen;
+    let count = 0;
+    while (len > 0) {
+      const i = queue_[head]!;
+      head = (head + 1) % n;
+      len--;
+      queued_[i] = 0;
+      count++;
+      // Reads.
+      const u0 = useStart_[i]!;
+      const u1 = useStart_[i + 1]!;
+      for (let s = u0; s < u1; s++) {
+        const tv = taint_[s]!;
+        let v = tv;
+        const k0 = rdStart_[s]!;
+        const k1 = rdStart_[s + 1]!;
+        for (let k = k0; k < k1; k++) v |= defVar_[rdDef_[k]!]!;
+        const fresh = v & ~useVar_[s]!;
+        if (fresh === 0) continue;
+        // The reason per new bit: -1 (merged) when the taint has it, else the first reaching definition
+        // that has it.
+        if ((fresh & WARP) !== 0) {
+          let why = -1;
+          if ((tv & WARP) === 0) for (let k = k0; k < k1; k++) if ((defVar_[rdDef_[k]!]! & WARP) !== 0) { why = rdDef_[k]!; break; }
+          useWhyW_[s] = why;
+        }
+        if ((fresh & CTA) !== 0) {
+          let why = -1;
+          if ((tv & CTA) === 0) for (let k = k0; k < k1; k++) if ((defVar_[rdDef_[k]!]! & CTA) !== 0) { why = rdDef_[k]!; break; }
+          useWhyC_[s] = why;
+        }
+        useVar_[s] = v;
+      }
+      const gs = guardSlot_[i]!;
+      const b = termBlock_[i]!;
+      if (b !== -1) evaluateBranch(i, b, gs);
+      const d0 = defStart_[i]!;
+      const d1 = defStart_[i + 1]!;
+      if (d0 === d1) continue;
+      // The accumulator: variance, and the reason each bit first came from (acc, inlined).
+      let av = 0;
+      let aw = 0;
+      let ac = 0;
+      if (gs !== -1) {
+        const x = norm(useVar_[gs]!);
+        if ((x & WARP) !== 0) aw = gs;
+        if ((x & CTA) !== 0) ac = gs;
+        av = x;
+      }
+      const k = kind_[i]!;
+      let seedCode = -1;
+      let second = -1; // elect: the predicate destination's register
+      if (k === K_PURE || k === K_LOAD) {
+        // Pure: the special registers, then every read; load: its address's reads and special registers.
+        if (k === K_PURE && sregVar_[i] !== 0) {
+          const x = norm(sregVar_[i]!);
+          if ((x & WARP) !== 0 && (av & WARP) === 0) aw = seed(SEED_SREG);
+          if ((x & CTA) !== 0 && (av & CTA) === 0) ac = seed(SEED_SREG);
+          av |= x;
+        }
+        const from = k === K_PURE ? u0 : itemStart_[i]!;
+        const to = k === K_PURE ? u1 : itemStart_[i + 1]!;
+        for (let q = from; q < to; q++) {
+          const s = k === K_PURE ? q : items_[q]!;
+          // An item below zero is a special register's variance (-1 - variance).
+          const x = norm(s >= 0 ? useVar_[s]! : -1 - s);
+          const why = s >= 0 ? s : seed(SEED_SREG);
+          if ((x & WARP) !== 0 && (av & WARP) === 0) aw = why;
+          if ((x & CTA) !== 0 && (av & CTA) === 0) ac = why;
+          av |= x;
+        }
+        if (k === K_LOAD) {
+          const cls = loadClass_[i]!;
+          if (cls === LOAD_MEMORY) seedCode = SEED_MEMORY;
+          else if (cls === LOAD_FUNC_PARAM) seedCode = SEED_FUNC_PARAM;
+          else if (cls === LOAD_CALL_PARAM) seedCode = SEED_CALL_PARAM;
+          else if (cls === LOAD_SHARED && ((av & CTA) !== 0 || bcast_[i] === 0)) seedCode = SEED_MEMORY;
+        }
+      } else if (k === K_VARYING) seedCode = seedOf_[i]!;
+      else if (k === K_CALL) seedCode = SEED_CALL;
+      else if (k === K_WARP_COLLECTIVE) {
+        if ((av & CTA) === 0) ac = seed(SEED_WARP_COLLECTIVE);
+        av |= CTA;
+      } else {
+        accV = av;
+        accW = aw;
+        accC = ac;
+        second = evaluateRare(i, k);
+        av = accV;
+        aw = accW;
+        ac = accC;
+      }
+      if (seedCode !== -1) {
+        // acc(CTA | WARP, seed(seedCode)).
+        if ((av & WARP) === 0) aw = seed(seedCode);
+        if ((av & CTA) === 0) ac = seed(seedCode);
+        av = CTA | WARP;
+      }
+      for (let s = d0; s < d1; s++) {
+        const d = defIdOfSlot_[s]!;
+        let v = av;
+        let whyW = aw;
+        let whyC = ac;
+        if (second !== -1 && defReg_[s] === second) {
+          v = CTA | WARP;
+          whyW = whyC = seed(SEED_ELECT);
+        }
+        // setDef, inlined: the new bits, their reasons, and the reads the definition reaches queued.
+        const fresh = v & ~defVar_[d]!;
+        if (fresh === 0) continue;
+        if ((fresh & WARP) !== 0) defWhyW_[d] = whyW;
+        if ((fresh & CTA) !== 0) defWhyC_[d] = whyC;
+        defVar_[d]! |= fresh;
+        for (let e = duStart_[d]!; e < duStart_[d + 1]!; e++) {
+          const j = useIns_[duUse_[e]!]!;
+          if (queued_[j] === 1) continue;
+          queued_[j] = 1;
+          queue_[(head + len) % n] = j;
+          len++;
+        }
+      }
     }
+    qHead = head;
+    qLen = len;
+    evaluations += count;
   };
 
   // ------------------------------------------------------------ sync dependence
   const pdom = ctx.postDominators(fn);
-  const regionGen = new Int32Array(B);
-  const visitGen = new Int32Array(B);
-  const sideCount = new Uint8Array(B);
+  const regionGen = scratchI32(3, B);
+  const visitGen = scratchI32(4, B);
+  const sideCount = scratchU8(7, B);
   let gen = 0;
   let sideGen = 0;
   let regionBlocks = 0;
@@ -905,7 +1070,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const mergeSeen = new Map<number, number>(); // (J * R + r) → bits
   const rdAtStart = rd.atBlockStart;
   const rdWords = rd.bitWords;
-  const bitToDef = new Int32Array(rdWords * 32);
+  const bitToDef = scratchI32(5, rdWords * 32);
   for (let d = 0; d < D; d++) if (rd.bitOfDef[d]! >= 0) bitToDef[rd.bitOfDef[d]!] = d;
   let liveness: Liveness | undefined;
   const regionMask = new Uint32Array(rdWords);
@@ -985,7 +1150,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
 
   /** Solves the merged-register dataflow and taints the reads it reaches. */
   const applyMerges = (): void => {
-    const tracked = new Int32Array(R).fill(-1);
+    const tracked = scratchI32(6, R).fill(-1, 0, R);
     let K = 0;
     for (const r of mergeReg) if (tracked[r] === -1) tracked[r] = K++;
     if (K === 0) return;
@@ -1015,14 +1180,14 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     // Each block's kills as a set, so a solver visit costs the set size.
     const killSet = new Uint32Array(B * words);
     for (const block of cfg.blocks) {
-      const k = killSet.subarray(block.id * words, (block.id + 1) * words);
+      const base = block.id * words;
       for (let i = block.start; i < block.end; i++) {
         for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
           if (t.defKills[s] === 0) continue;
           const x = tracked[t.defReg[s]!]!;
           if (x === -1) continue;
-          k[(2 * x) >>> 5]! |= 1 << ((2 * x) & 31);
-          k[(2 * x + 1) >>> 5]! |= 1 << ((2 * x + 1) & 31);
+          killSet[base + ((2 * x) >>> 5)]! |= 1 << ((2 * x) & 31);
+          killSet[base + ((2 * x + 1) >>> 5)]! |= 1 << ((2 * x + 1) & 31);
         }
       }
     }
@@ -1050,6 +1215,10 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     for (const block of cfg.blocks) {
       if (block.start === block.end) continue;
       const state = entering(block.id, result.atStart[block.id]!);
+      // No merged register at the start: none in the block (kills only clear), no read to taint.
+      let any = 0;
+      for (let w = 0; w < words; w++) any |= state[w]!;
+      if (any === 0) continue;
       for (let i = block.start; i < block.end; i++) {
         for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
           const k = tracked[useReg[s]!]!;
@@ -1068,7 +1237,10 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   };
 
   // ------------------------------------------------------------ fixpoint
-  for (let i = 0; i < n; i++) push(i);
+  // Every instruction queued in order (push's effect, without a call each).
+  for (let i = 0; i < n; i++) queue[i] = i;
+  queued.fill(1, 0, n);
+  qLen = n;
   let rounds = 0;
   for (;;) {
     drain();
@@ -1105,18 +1277,32 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   // ------------------------------------------------------------ block and loop facts
   const cd = ctx.controlDependence(fn);
   const divergence = new Uint8Array(B);
-  const dependents: number[][] = cfg.blocks.map(() => []);
-  for (let x = 0; x < B; x++) for (const b of cd[x] ?? []) dependents[b]!.push(x);
+  // Blocks dependent on each block, as dense lists (arrays of arrays filled by push met elements kinds
+  // and maps the optimized code had not seen, and deoptimized it).
+  const depStart = new Int32Array(B + 1);
+  for (let x = 0; x < B; x++) {
+    const deps = cd[x] ?? NO_BLOCKS;
+    for (let k = 0; k < deps.length; k++) depStart[deps[k]! + 1]!++;
+  }
+  for (let b = 0; b < B; b++) depStart[b + 1]! += depStart[b]!;
+  const depList = new Int32Array(depStart[B]!);
+  const depFill = depStart.slice(0, B);
   const work: number[] = [];
   for (let x = 0; x < B; x++) {
+    const deps = cd[x] ?? NO_BLOCKS;
     let v = 0;
-    for (const b of cd[x] ?? []) v |= branchVar[b]!;
+    for (let k = 0; k < deps.length; k++) {
+      const b = deps[k]!;
+      depList[depFill[b]!++] = x;
+      v |= branchVar[b]!;
+    }
     divergence[x] = v;
     if (v !== 0) work.push(x);
   }
   while (work.length > 0) {
     const x = work.pop()!;
-    for (const y of dependents[x]!) {
+    for (let k = depStart[x]!; k < depStart[x + 1]!; k++) {
+      const y = depList[k]!;
       const v = divergence[y]! | divergence[x]!;
       if (v !== divergence[y]) {
         divergence[y] = v;
@@ -1126,19 +1312,20 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   }
   const forest = ctx.loops(fn);
   const inLoop = new Int32Array(B).fill(-1);
+  const seenIn = new Int32Array(B).fill(-1);
   const loopFacts: LoopFact[] = forest.loops.map((loop, li) => {
     for (const x of loop.blocks) inLoop[x] = li;
     let v = 0;
     let responsible = -1;
-    const seen = new Set<number>();
     const visit = (x: number): void => {
-      if (seen.has(x)) return;
-      seen.add(x);
+      if (seenIn[x] === li) return;
+      seenIn[x] = li;
       if (branchVar[x] !== 0 && (branchVar[x]! & ~v) !== 0) {
         if (responsible === -1 || (branchVar[x]! & WARP) !== 0) responsible = x;
         v |= branchVar[x]!;
       }
-      for (const b of cd[x] ?? []) if (inLoop[b] === li) visit(b);
+      const deps = cd[x] ?? NO_BLOCKS;
+      for (let k = 0; k < deps.length; k++) if (inLoop[deps[k]!] === li) visit(deps[k]!);
     };
     for (const [u, to] of loop.exits) if (to !== cfg.exit) visit(u);
     for (const x of loop.blocks) inLoop[x] = -1;
@@ -1153,7 +1340,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const broadcasts: number[] = [];
   for (let i = 0; i < n; i++) if (bcast[i] === 1 && kind[i] === K_LOAD) broadcasts.push(i);
   keepCompiled('uniformity', resolveExpr, singleDef, resolveReg, addressOperand, resolveAddress, walkSregs, classifyLoad, analyzeBroadcasts,
-    isThreadIndex, tidEquality, singleThreadStore, acc, exprVar, probe, push, setDef, useReason, evaluate, drain, addMerges, applyMerges);
+    isThreadIndex, tidEquality, singleThreadStore, addressItems, acc, exprVar, probe, push, evaluateBranch, evaluateRare, drain, addMerges, applyMerges);
 
   return {
     cfg, rd, useVar, defVar, defWhyW, defWhyC, useWhyW, useWhyC, branchVar, branchWhyW, branchWhyC, termBlock,
