@@ -7,6 +7,8 @@
 //
 //   npm run build && node scripts/facts-digest.js FILE.ptx > before.txt
 //   (change, build) node scripts/facts-digest.js FILE.ptx > after.txt && diff before.txt after.txt
+//   --late digests after every function's analyses are done (facts must not share storage that a later
+//   function's analysis reuses).
 //
 // The contents are walked generically: plain objects by sorted keys, arrays,
 // typed arrays, maps and sets in order; registers, variables and labels by name;
@@ -102,13 +104,18 @@ class Digest {
   }
 }
 
-const file = process.argv[2];
+const args = process.argv.slice(2);
+// --late: every analysis of every function first, the digests after, so that facts which share storage with
+// a later function's analysis (scratch kept from function to function) show as a difference.
+const late = args.includes('--late');
+const file = args.find((a) => a !== '--late');
 if (file === undefined) {
-  console.error('usage: node scripts/facts-digest.js FILE.ptx');
+  console.error('usage: node scripts/facts-digest.js [--late] FILE.ptx');
   process.exit(2);
 }
 const parsed = parsePtx(readFileSync(file, 'utf8'));
 const ctx = new AnalysisContext(parsed.module);
+if (late) for (const fn of ctx.functions) for (const name of ANALYSES) ctx[name](fn);
 for (const fn of ctx.functions) {
   for (const name of ANALYSES) {
     const d = new Digest();
