@@ -14,11 +14,17 @@
 // typed arrays, maps and sets in order; registers, variables and labels by name;
 // functions (query methods) skipped; back-references to the syntax tree and the
 // function's model (keys in SKIP) left out, so a fact is what the analysis stored,
-// not the tree it points into.
+// not the tree it points into. Analyses whose facts are mostly query methods over
+// closed-over tables (uniformity, value ranges, affine forms, liveness, reaching
+// definitions, provenance, taint) also get a line `NAME:values` that digests the
+// answers of those methods for every register each instruction reads and
+// writes, every block and every symbol (QUERIES below): the first walk sees none
+// of what the closures hold.
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { parsePtx } from '../dist/parser/parse.js';
 import { AnalysisContext } from '../dist/cfg/context.js';
+import { effects } from '../dist/cfg/dataflow/effects.js';
 
 const ANALYSES = ['cfg', 'dominators', 'postDominators', 'loops', 'controlDependence', 'reachingDefinitions', 'liveness', 'uniformity', 'provenance', 'taint', 'affine', 'ranges'];
 // ('engine': a shift symbol of the affine forms holds its analysis's engine, whose scratch state is not a fact.)
@@ -84,6 +90,76 @@ function writeDigest(x, seen, depth, out) {
   return undefined;
 }
 
+const iv = (x) => (x === undefined ? 'u' : `${x.lo}:${x.hi}`);
+const LEVELS = ['cta', 'warp'];
+
+/** Per analysis, the answers of its query methods for every register each instruction reads (`uses`) and
+ *  writes (`defs`), and every block, written to `out`. */
+const QUERIES = {
+  reachingDefinitions: (f, fn, ctx, out) => eachIns(fn, (i, uses, defs) => {
+    for (const u of uses) out.write(`${f.reaching(i, u).join(',')};`);
+    for (const d of defs) out.write(`${f.usesOf(i, d).join(',')};`);
+  }),
+  liveness: (f, fn, ctx, out) => {
+    for (const b of ctx.cfg(fn).blocks) out.write(`B${f.liveIn(b.id).join(',')}|${f.liveOut(b.id).join(',')}`);
+    for (let i = 0; i < fn.instructions.length; i++) out.write(`${f.liveBefore(i).join(',')}|${f.liveAfter(i).join(',')};`);
+  },
+  uniformity: (f, fn, ctx, out) => {
+    eachIns(fn, (i, uses, defs) => {
+      for (const u of uses) out.write(`${f.useVariance(i, u)}${LEVELS.map((l) => f.explainUse(i, u, l) ?? '').join('/')};`);
+      for (const d of defs) out.write(`${f.defVariance(i, d)}${LEVELS.map((l) => f.explainDef(i, d, l) ?? '').join('/')};`);
+      out.write(`${f.branchVariance(i)}.`);
+    });
+    for (const b of ctx.cfg(fn).blocks) out.write(`B${f.blockDivergence(b.id)}${LEVELS.map((l) => f.explainBranch(b.id, l) ?? '').join('/')}`);
+  },
+  provenance: (f, fn, ctx, out) => eachIns(fn, (i, uses, defs) => {
+    for (const u of uses) out.write(`${f.valueAt(i, u)};`);
+    for (const d of defs) out.write(`${f.definedAt(i, d)};`);
+    out.write(`${f.accessesAt(i).length}.`);
+  }),
+  taint: (f, fn, ctx, out) => eachIns(fn, (i, uses) => {
+    for (const u of uses) {
+      const t = f.at(i, u);
+      out.write(`${t.any}/${t.moved};`);
+    }
+    const w = (t) => (t === undefined ? 'u' : JSON.stringify(t));
+    out.write(`${w(f.storedValue(i))}${w(f.address(i))}${w(f.condition(i))}.`);
+  }),
+  affine: (f, fn, ctx, out) => {
+    const form = (x) => (x === undefined ? 'u' : f.format(x));
+    eachIns(fn, (i, uses, defs) => {
+      for (const u of uses) out.write(`${form(f.formAt(i, u))};`);
+      for (const d of defs) out.write(`${form(f.formAfter(i, d))};`);
+      const a = f.addressOf(i);
+      out.write(`${form(a)}${a === undefined ? '' : JSON.stringify(f.laneStride(a) ?? null)}.`);
+    });
+    for (const s of f.symbols) out.write(`S${s.kind}:${s.name}:${s.threadDependent}:${s.uniform}`);
+  },
+  ranges: (f, fn, ctx, out) => {
+    const aff = ctx.affine(fn);
+    eachIns(fn, (i, uses, defs) => {
+      for (const u of uses) {
+        out.write(`${iv(f.rangeAt(i, u))},${iv(f.viewAt(i, u, true))},${iv(f.viewAt(i, u, false))}`);
+        const fm = aff.formAt(i, u);
+        out.write(fm === undefined ? ';' : `F${iv(f.formRange(fm))};`);
+      }
+      for (const d of defs) out.write(`${iv(f.rangeAfter(i, d))};`);
+    });
+    for (const b of ctx.cfg(fn).blocks) {
+      out.write(`B${b.id}`);
+      for (const reg of fn.registers) out.write(`${iv(f.rangeAtBlockStart(b.id, reg))},`);
+    }
+    for (const sym of aff.symbols) out.write(`S${iv(f.symbolRange(sym))}`);
+  },
+};
+
+function eachIns(fn, visit) {
+  for (let i = 0; i < fn.instructions.length; i++) {
+    const fx = effects(fn, fn.instructions[i]);
+    visit(i, fx.uses, fx.defs);
+  }
+}
+
 /** A hash of written text and its length, fed in chunks. */
 class Digest {
   hash = createHash('sha1');
@@ -119,7 +195,13 @@ if (late) for (const fn of ctx.functions) for (const name of ANALYSES) ctx[name]
 for (const fn of ctx.functions) {
   for (const name of ANALYSES) {
     const d = new Digest();
-    writeDigest(ctx[name](fn), new Set(), 0, d);
+    const facts = ctx[name](fn);
+    writeDigest(facts, new Set(), 0, d);
     process.stdout.write(`${fn.name} ${name} ${d.length} ${d.hex()}\n`);
+    if (QUERIES[name] !== undefined) {
+      const q = new Digest();
+      QUERIES[name](facts, fn, ctx, q);
+      process.stdout.write(`${fn.name} ${name}:values ${q.length} ${q.hex()}\n`);
+    }
   }
 }
