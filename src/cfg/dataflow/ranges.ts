@@ -33,8 +33,8 @@ import type { BasicBlock, Cfg } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 import {
-  addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, joinFacts, NAMED_DEST, partsOf, pvEmpty,
-  pvEquals, pvGet, pvMerge, pvSetMany, pvSetTouched, pow2, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
+  addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, joinFacts, NAMED_DEST, pvEmpty,
+  pvEquals, pvGet, pvMerge, pvSetMany, pow2, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
   srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve, type DataflowResult } from './solver.js';
@@ -120,11 +120,11 @@ export function view(i: Interval | undefined, w: number, signed: boolean): Inter
   return d;
 }
 
-/** The values of `i` whose signed/unsigned reading lies in `c`; null when none. */
-function meetView(i: Iv, w: number, signed: boolean, c: Interval): Iv | null {
+/** The values of `i` whose signed/unsigned reading lies in [cLo, cHi]; null when none. */
+function meetView(i: Iv, w: number, signed: boolean, cLo: number, cHi: number): Iv | null {
   const d = domain(w, signed);
-  const lo = Math.max(c.lo, d.lo);
-  const hi = Math.min(c.hi, d.hi);
+  const lo = Math.max(cLo, d.lo);
+  const hi = Math.min(cHi, d.hi);
   if (lo > hi) return null;
   if (i === undefined || !Number.isFinite(i.lo) || !Number.isFinite(i.hi) || w >= 64) {
     if (i !== undefined && w >= 64) {
@@ -251,43 +251,54 @@ interface Edge {
   readonly cond: EdgeCond;
 }
 
-/** The constraint `x cmp [r.lo, r.hi]` puts on x's view. */
-function constraint(cmp: Cmp, r: Interval, w: number, signed: boolean, x: Interval): Interval | undefined {
+/** `refine`'s answer when the comparison constrains nothing. */
+const NO_CONSTRAINT: Interval = { lo: -Infinity, hi: Infinity };
+
+/** The values of x (whose view is xv) for which `x cmp [r.lo, r.hi]` can hold: x as it is
+ *  (NO_CONSTRAINT) when the comparison says nothing, null when none. (The constraint's
+ *  bounds are passed on as numbers, not made into an interval per comparison.) */
+function refine(x: Iv, xv: Interval, cmp: Cmp, r: Interval, w: number, signed: boolean): Iv | null {
   const d = domain(w, signed);
   switch (cmp) {
-    case 'lt': return { lo: d.lo, hi: r.hi - 1 };
-    case 'le': return { lo: d.lo, hi: r.hi };
-    case 'gt': return { lo: r.lo + 1, hi: d.hi };
-    case 'ge': return { lo: r.lo, hi: d.hi };
-    case 'eq': return r;
+    case 'lt': return meetView(x, w, signed, d.lo, r.hi - 1);
+    case 'le': return meetView(x, w, signed, d.lo, r.hi);
+    case 'gt': return meetView(x, w, signed, r.lo + 1, d.hi);
+    case 'ge': return meetView(x, w, signed, r.lo, d.hi);
+    case 'eq': return meetView(x, w, signed, r.lo, r.hi);
     case 'ne':
-      if (r.lo !== r.hi) return undefined;
-      if (x.lo === r.lo) return { lo: r.lo + 1, hi: d.hi };
-      if (x.hi === r.lo) return { lo: d.lo, hi: r.lo - 1 };
-      return undefined;
+      if (r.lo !== r.hi) return NO_CONSTRAINT;
+      if (xv.lo === r.lo) return meetView(x, w, signed, r.lo + 1, d.hi);
+      if (xv.hi === r.lo) return meetView(x, w, signed, d.lo, r.lo - 1);
+      return NO_CONSTRAINT;
   }
 }
 
-/** Applies `cond` (or its negation) to registers read through get/put; false when infeasible. */
-function applyCond(
-  c: { cmp: Cmp; signed: boolean; w: number }, truth: boolean, lhs: Iv, rhs: Iv, rhsIsReg: boolean,
-  put: (side: 'lhs' | 'rhs', v: Iv) => void,
-): boolean {
+/** What the last `applyCond` refined: each side's new range, when it has one (`lhsSet`, `rhsSet`). A
+ *  scratch record (not a callback made per condition applied): applyCond is not re-entered. */
+const REFINED: { lhsSet: boolean; lhs: Iv; rhsSet: boolean; rhs: Iv } = { lhsSet: false, lhs: undefined, rhsSet: false, rhs: undefined };
+
+/** Applies `cond` (or its negation) to the two sides' ranges, into REFINED; false when infeasible. */
+function applyCond(c: { cmp: Cmp; signed: boolean; w: number }, truth: boolean, lhs: Iv, rhs: Iv, rhsIsReg: boolean): boolean {
+  const out = REFINED;
+  out.lhsSet = false;
+  out.lhs = undefined;
+  out.rhsSet = false;
+  out.rhs = undefined;
   const cmp = truth ? c.cmp : NEGATE[c.cmp];
   const lv = view(lhs, c.w, c.signed);
   const rv = view(rhs, c.w, c.signed);
-  const cl = constraint(cmp, rv, c.w, c.signed, lv);
-  if (cl !== undefined) {
-    const r = meetView(lhs, c.w, c.signed, cl);
-    if (r === null) return false;
-    put('lhs', r);
+  const l = refine(lhs, lv, cmp, rv, c.w, c.signed);
+  if (l === null) return false;
+  if (l !== NO_CONSTRAINT) {
+    out.lhsSet = true;
+    out.lhs = l;
   }
   if (rhsIsReg) {
-    const cr = constraint(SWAP[cmp], lv, c.w, c.signed, rv);
-    if (cr !== undefined) {
-      const r = meetView(rhs, c.w, c.signed, cr);
-      if (r === null) return false;
-      put('rhs', r);
+    const r = refine(rhs, rv, SWAP[cmp], lv, c.w, c.signed);
+    if (r === null) return false;
+    if (r !== NO_CONSTRAINT) {
+      out.rhsSet = true;
+      out.rhs = r;
     }
   }
   return true;
@@ -331,12 +342,25 @@ class RangeEngine {
   private readonly local: Iv[];
   private gen = 0;
   private input: PVec<Interval>;
-  private touched: number[] = [];
-  /** Predicates set by a setp earlier in the block, and what they mean. */
-  private condPreds: number[] = [];
-  private condVals: Cond[] = [];
-  /** Guard refinement of the instruction being run. */
-  private overlay: Map<number, Iv> | undefined;
+  /** The registers the block walk wrote: the first `nTouched` entries. (Counts, not `length = 0` per
+   *  block: that gives the list's room back, and the next block's pushes allocate it again.) */
+  private readonly touched: number[] = [];
+  private nTouched = 0;
+  /** Predicates set by a setp earlier in the block, and what they mean (the first `nConds`). */
+  private readonly condPreds: number[] = [];
+  private readonly condVals: Cond[] = [];
+  private nConds = 0;
+  /** Guard refinement of the instruction being run: at most two registers (`ovLhs`, then `ovRhs`,
+   *  which wins when they are one), -1 when none. */
+  private ovLhs = -1;
+  private ovLhsV: Iv = undefined;
+  private ovRhs = -1;
+  private ovRhsV: Iv = undefined;
+  /** Scratch lists of the entries a block walk or an edge condition sets in a state. */
+  private readonly setIdx: number[] = [];
+  private readonly setVal: Iv[] = [];
+  /** The out-edge conditions of the block `runBlock` ran last. */
+  private lastEdges: readonly Edge[] | undefined;
   /** Per instruction (from `offsets`): intervals of its uses, then of its defs, aligned with CompiledIns. */
   readonly records: Iv[];
   /** Instructions recorded (reachable). */
@@ -414,7 +438,8 @@ class RangeEngine {
   // ------------------------------------------------------------ the block walk
 
   private get(r: RegisterSymbol): Iv {
-    if (this.overlay !== undefined && this.overlay.has(r.id)) return this.overlay.get(r.id);
+    if (this.ovRhs === r.id) return this.ovRhsV;
+    if (this.ovLhs === r.id) return this.ovLhsV;
     if (this.stamp[r.id] === this.gen) return this.local[r.id];
     const k = this.live.index[r.id]!;
     return k >= 0 ? pvGet(this.input, k) : undefined;
@@ -423,18 +448,25 @@ class RangeEngine {
   private set(r: RegisterSymbol, v: Iv): void {
     if (this.stamp[r.id] !== this.gen) {
       this.stamp[r.id] = this.gen;
-      this.touched.push(r.id);
+      this.touched[this.nTouched++] = r.id;
     }
     // In the states, `undefined` is "not written yet"; a written unknown is UNKNOWN.
     this.local[r.id] = this.keeps[r.id] === 1 ? fit(v, this.widths[r.id]!) ?? UNKNOWN : undefined;
+    if (this.nConds > 0) this.forgetConds(r);
+  }
+
+  /** Drops the conditions that writing `r` makes stale (in place, keeping the others' order). */
+  private forgetConds(r: RegisterSymbol): void {
     const preds = this.condPreds;
-    for (let k = preds.length - 1; k >= 0; k--) {
-      const c = this.condVals[k]!;
-      if (preds[k] === r.id || c.reg === r || ('reg' in c.rhs && c.rhs.reg === r)) {
-        preds.splice(k, 1);
-        this.condVals.splice(k, 1);
-      }
+    const vals = this.condVals;
+    let n = 0;
+    for (let k = 0; k < this.nConds; k++) {
+      const c = vals[k]!;
+      if (preds[k] === r.id || c.reg === r || ('reg' in c.rhs && c.rhs.reg === r)) continue;
+      preds[n] = preds[k]!;
+      vals[n++] = c;
     }
+    this.nConds = n;
   }
 
   /** The range of a special register. */
@@ -539,11 +571,12 @@ class RangeEngine {
     return out;
   }
 
-  /** The condition a guard establishes, when known in this block. */
-  private guardCond(c: CompiledIns): { cond: Cond; truth: boolean } | undefined {
-    if (c.guard === undefined || this.condPreds.length === 0) return undefined;
-    const k = this.condPreds.indexOf(c.guard.id);
-    return k < 0 ? undefined : { cond: this.condVals[k]!, truth: !c.negated };
+  /** The condition of an instruction's guard (true when `!c.negated`), when known in this block. */
+  private guardCond(c: CompiledIns): Cond | undefined {
+    if (c.guard === undefined) return undefined;
+    const id = c.guard.id;
+    for (let k = 0; k < this.nConds; k++) if (this.condPreds[k] === id) return this.condVals[k];
+    return undefined;
   }
 
   private step(c: CompiledIns): void {
@@ -551,14 +584,10 @@ class RangeEngine {
     const gc = this.guardCond(c);
     let infeasible = false;
     if (gc !== undefined) {
-      const overlay = new Map<number, Iv>();
-      const rhsReg = 'reg' in gc.cond.rhs ? gc.cond.rhs.reg : undefined;
-      const rhs = rhsReg !== undefined ? this.get(rhsReg) : point((gc.cond.rhs as { value: number }).value);
-      const ok = applyCond(gc.cond, gc.truth, this.get(gc.cond.reg), rhs, rhsReg !== undefined, (side, v) => {
-        overlay.set(side === 'lhs' ? gc.cond.reg.id : rhsReg!.id, v);
-      });
-      if (!ok) infeasible = true;
-      else this.overlay = overlay;
+      const rhsReg = 'reg' in gc.rhs ? gc.rhs.reg : undefined;
+      const rhs = rhsReg !== undefined ? this.get(rhsReg) : point((gc.rhs as { value: number }).value);
+      if (!applyCond(gc, !c.negated, this.get(gc.reg), rhs, rhsReg !== undefined)) infeasible = true;
+      else this.overlayRefined(gc.reg.id, rhsReg?.id ?? -1);
     }
     // Each visit overwrites the record: the last one is at the fixpoint.
     const nu = c.uses.length;
@@ -577,21 +606,42 @@ class RangeEngine {
         if (infeasible) continue; // never runs: the old value stays
         let v = this.rule(c, k);
         if (c.guard !== undefined) {
-          this.overlay = undefined;
+          this.clearOverlay();
           v = hull(v, this.get(d));
         }
         this.set(d, v);
       }
-      this.overlay = undefined;
+      this.clearOverlay();
       if (c.opcode === 'setp' && c.guard === undefined) {
-        for (const [p, cond] of this.conds(c)) {
-          this.condPreds.push(p);
-          this.condVals.push(cond);
+        const conds = this.conds(c);
+        for (let j = 0; j < conds.length; j++) {
+          this.condPreds[this.nConds] = conds[j]![0];
+          this.condVals[this.nConds++] = conds[j]![1];
         }
       }
       for (let k = 0; k < nd; k++) rec[at + nu + k] = this.get(c.defs[k]!);
     }
-    this.overlay = undefined;
+    this.clearOverlay();
+  }
+
+  /** What applyCond refined (REFINED) read in place of the registers' values: `lhs` and `rhs` by id. */
+  private overlayRefined(lhs: number, rhs: number): void {
+    const r = REFINED;
+    if (r.lhsSet) {
+      this.ovLhs = lhs;
+      this.ovLhsV = r.lhs;
+    }
+    if (r.rhsSet) {
+      this.ovRhs = rhs;
+      this.ovRhsV = r.rhs;
+    }
+  }
+
+  private clearOverlay(): void {
+    this.ovLhs = -1;
+    this.ovLhsV = undefined;
+    this.ovRhs = -1;
+    this.ovRhsV = undefined;
   }
 
   /** The value(s) an instruction writes, per destination. */
@@ -728,16 +778,31 @@ class RangeEngine {
   }
 
   /** Runs a block; the state at its end and the conditions on its out-edges. */
-  runBlock(block: BasicBlock, input: PVec<Interval>): { vec: PVec<Interval>; edges: readonly Edge[] | undefined } {
+  /** Runs a block: the state at its end (the conditions on its out-edges in `lastEdges`). */
+  runBlock(block: BasicBlock, input: PVec<Interval>): PVec<Interval> {
     this.gen++;
     this.input = input;
-    this.touched.length = 0;
-    this.condPreds.length = 0;
-    this.condVals.length = 0;
+    this.nTouched = 0;
+    this.nConds = 0;
     const ins = this.code.ins;
     for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
-    const edges = this.branchEdges(block);
-    return { vec: pvSetTouched(input, this.touched, this.live.index, this.local), edges };
+    this.lastEdges = this.branchEdges(block);
+    // The registers written that the states hold (pvSetTouched's loop, over the first nTouched).
+    const idx = this.setIdx;
+    const val = this.setVal;
+    const index = this.live.index;
+    let n = 0;
+    for (let j = 0; j < this.nTouched; j++) {
+      const r = this.touched[j]!;
+      const k = index[r]!;
+      if (k >= 0) {
+        idx[n] = k;
+        val[n++] = this.local[r];
+      }
+    }
+    const out = pvSetMany(input, idx, val, n);
+    val.fill(undefined, 0, n);
+    return out;
   }
 
   /** `@%p bra L` with %p from a setp in this block: the condition on each edge. */
@@ -754,8 +819,9 @@ class RangeEngine {
     if (block.end === block.start || block.succs.length !== 2) return undefined;
     const last = this.code.ins[block.end - 1]!;
     if (last.opcode !== 'bra') return undefined;
-    const gc = this.guardCond(last);
-    if (gc === undefined) return undefined;
+    const cond = this.guardCond(last);
+    if (cond === undefined) return undefined;
+    const gc = { cond, truth: !last.negated };
     const idx = this.live.index[gc.cond.reg.id]!;
     let rhs: EdgeCond['rhs'];
     if ('value' in gc.cond.rhs) rhs = gc.cond.rhs;
@@ -782,22 +848,30 @@ class RangeEngine {
 
   /** A predecessor's state as it arrives at `block` (null: the edge cannot be taken). */
   private arriving(block: number, p: RangeOut): PVec<Interval> | null {
-    const e = p.edges?.find((x) => x.to === block);
-    if (e === undefined) return p.vec;
-    const c = e.cond;
+    const edges = p.edges;
+    if (edges === undefined) return p.vec;
+    let c: EdgeCond | undefined;
+    for (let j = 0; j < edges.length && c === undefined; j++) if (edges[j]!.to === block) c = edges[j]!.cond;
+    if (c === undefined) return p.vec;
     const lhs = c.idx >= 0 ? pvGet(p.vec, c.idx) : undefined;
     const rhsIdx = 'idx' in c.rhs ? c.rhs.idx : -1;
     const rhs = rhsIdx >= 0 ? pvGet(p.vec, rhsIdx) : point((c.rhs as { value: number }).value);
-    const idx: number[] = [];
-    const val: Iv[] = [];
-    const ok = applyCond(c, true, lhs, rhs, rhsIdx >= 0, (side, v) => {
-      const k = side === 'lhs' ? c.idx : rhsIdx;
-      if (k >= 0) {
-        idx.push(k);
-        val.push(fit(v, this.widths[this.live.regs[k]!.id]!) ?? UNKNOWN);
-      }
-    });
-    return ok ? pvSetMany(p.vec, idx, val) : null;
+    if (!applyCond(c, true, lhs, rhs, rhsIdx >= 0)) return null;
+    // The refined sides, lhs then rhs (the later wins where they are one entry).
+    const idx = this.setIdx;
+    const val = this.setVal;
+    let n = 0;
+    if (REFINED.lhsSet && c.idx >= 0) {
+      idx[n] = c.idx;
+      val[n++] = fit(REFINED.lhs, this.widths[this.live.regs[c.idx]!.id]!) ?? UNKNOWN;
+    }
+    if (REFINED.rhsSet && rhsIdx >= 0) {
+      idx[n] = rhsIdx;
+      val[n++] = fit(REFINED.rhs, this.widths[this.live.regs[rhsIdx]!.id]!) ?? UNKNOWN;
+    }
+    const out = pvSetMany(p.vec, idx, val, n);
+    val.fill(undefined, 0, n);
+    return out;
   }
 
   /** A register not written yet on one path (reading it there is undefined)
@@ -808,9 +882,13 @@ class RangeEngine {
     return hull(x, y) ?? UNKNOWN;
   };
 
-  merge(block: number, parts: readonly RangeOut[]): PVec<Interval> | undefined {
+  /** The state entering `block` from its predecessors' outputs (undefined: none arrives). */
+  merge(block: number, input: RangeFact): PVec<Interval> | undefined {
+    // (Read by tag, not through partsOf, which makes a list of the one output of a single predecessor.)
+    if (input.tag === 'out') return this.arriving(block, input) ?? undefined;
+    if (input.tag !== 'parts') return undefined;
     let acc: PVec<Interval> | undefined;
-    for (const p of parts) {
+    for (const p of input.parts) {
       const v = this.arriving(block, p);
       if (v === null) continue;
       acc = acc === undefined ? v : pvMerge(acc, v, this.join);
@@ -838,10 +916,11 @@ class RangeEngine {
         return edgesEqual(a.edges, b.edges) && pvEquals(a.vec, b.vec, ivEquals);
       },
       transfer: (block, input) => {
-        const vec = this.merge(block.id, partsOf(input));
+        const vec = this.merge(block.id, input);
         if (vec === undefined) return UNREACHED;
         const out = this.runBlock(block, vec);
-        return out.edges === undefined ? { tag: 'out', from: block.id, vec: out.vec } : { tag: 'out', from: block.id, vec: out.vec, edges: out.edges };
+        const edges = this.lastEdges;
+        return edges === undefined ? { tag: 'out', from: block.id, vec: out } : { tag: 'out', from: block.id, vec: out, edges };
       },
       // Loop headers widen from their second visit (other blocks from their
       // eighth, for irreducible cycles): a bound that grows jumps to the next
@@ -873,7 +952,7 @@ class RangeEngine {
     // variables live); every other block state can go.
     for (const b of this.cfg.blocks) {
       if (b.preds.length + (b.id === 0 ? 1 : 0) < 2) continue;
-      const start = this.merge(b.id, partsOf(this.result.atStart[b.id]!));
+      const start = this.merge(b.id, this.result.atStart[b.id]!);
       if (start !== undefined) this.starts.set(b.id, start);
     }
     this.result = undefined;
