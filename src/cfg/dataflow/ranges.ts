@@ -33,7 +33,7 @@ import type { BasicBlock, Cfg } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 import {
-  addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, joinFacts, NAMED_DEST, pvEmpty,
+  addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, NAMED_DEST, pvEmpty,
   pvEquals, pvGet, pvMerge, pvSetMany, pow2, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
   srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
@@ -306,8 +306,45 @@ function applyCond(c: { cmp: Cmp; signed: boolean; w: number }, truth: boolean, 
 
 // ================================================================ the analysis
 
+/** Whether `v` is not the range entry k of `vec` already holds (as the same or an equal interval). A state
+ *  keeps its old interval for an equal one: a loop's later rounds mostly recompute equal ranges, and an entry
+ *  set copies its path of the state's tree, and makes a tree that the next merge or comparison cannot skip
+ *  as shared. (Equal intervals are interchangeable: every use reads their bounds.) */
+function changed(vec: PVec<Interval>, k: number, v: Iv): boolean {
+  const old = pvGet(vec, k);
+  return old !== v && (old === undefined || v === undefined || old.lo !== v.lo || old.hi !== v.hi);
+}
+
+/** An immediate operand of a comparison at width w, as its signed or unsigned reading. */
+function condConst(s: Src, width: number, signed: boolean): number | undefined {
+  if (s.k !== 'imm' || s.value === undefined) return undefined;
+  const v = wrapTo(s.value, width);
+  if (signed || v >= 0) return v;
+  return width >= 64 ? undefined : v + pow2(width);
+}
+
+/** The register a setp's destination operand names, among its defs. */
+function predDef(c: CompiledIns, e: A.Expression): RegisterSymbol | undefined {
+  if (e.kind !== 'Name') return undefined;
+  for (const d of c.defs) if (d.name === e.name) return d;
+  return undefined;
+}
+
 type RangeFact = Fact<Interval, readonly Edge[]>;
 type RangeOut = BlockOut<Interval, readonly Edge[]>;
+
+/** joinFacts for the solver's fold over a block's predecessors, which joins its facts so far (`a`) with one
+ *  predecessor's output (`b`, never a list: transfer, widen and the boundary make outputs or UNREACHED):
+ *  a list `a` is then one this join made for the fold, and takes `b` in place. (joinFacts copies both
+ *  sides into a new list per predecessor, and a list per single output.) */
+function joinOutputs(a: RangeFact, b: RangeFact): RangeFact {
+  if (a.tag === 'bottom') return b;
+  if (b.tag === 'bottom') return a;
+  if (b.tag !== 'out') return { tag: 'parts', parts: [...(a.tag === 'out' ? [a] : a.parts), ...b.parts] };
+  if (a.tag === 'out') return { tag: 'parts', parts: [a, b] };
+  (a.parts as RangeOut[]).push(b);
+  return a;
+}
 
 /** Hardware limits (not block-size assumptions). */
 const SREG_RANGES: Readonly<Record<string, Interval>> = {
@@ -319,6 +356,57 @@ const CMPS: ReadonlyMap<string, { cmp: Cmp; unsigned?: boolean }> = new Map([
   ['.eq', { cmp: 'eq' }], ['.ne', { cmp: 'ne' }], ['.lt', { cmp: 'lt' }], ['.le', { cmp: 'le' }], ['.gt', { cmp: 'gt' }], ['.ge', { cmp: 'ge' }],
   ['.lo', { cmp: 'lt', unsigned: true }], ['.ls', { cmp: 'le', unsigned: true }], ['.hi', { cmp: 'gt', unsigned: true }], ['.hs', { cmp: 'ge', unsigned: true }],
 ]);
+
+/** The block walk's scratch, per register id and per instruction or block, shared by the engines: one runs at
+ *  a time (`run` asks the context nothing, so it never starts another), and made per function they were
+ *  most of what an engine allocated besides its records. Each engine's `run` takes them, grown to its sizes;
+ *  `widths` and the caches are set there, `local` is read only where `stamp` holds the current walk. */
+class Scratch {
+  /** Per register: the width of an integer scalar register (0: one the states hold no range of). */
+  widths = new Uint8Array(0);
+  /** Per register: the walk (`gen`) that wrote `local`. */
+  stamp = new Int32Array(0);
+  local: Iv[] = [];
+  gen = 0;
+  setpCache: (SetpConds | undefined)[] = [];
+  edgeCache: (readonly Edge[] | null | undefined)[] = [];
+  /** The engine's lists of the block walk (see RangeEngine), counted there. */
+  readonly touched: number[] = [];
+  readonly condPreds: number[] = [];
+  readonly condVals: Cond[] = [];
+  readonly setIdx: number[] = [];
+  readonly setVal: Iv[] = [];
+
+  /** The scratch, sized and cleared for a function. */
+  take(fn: FunctionModel, blocks: number): this {
+    const registers = fn.registers.length;
+    const instructions = fn.instructions.length;
+    if (this.widths.length < registers) {
+      const size = Math.max(registers, 2 * this.widths.length);
+      this.widths = new Uint8Array(size);
+      this.stamp = new Int32Array(size).fill(-1);
+      this.local = new Array<Iv>(size).fill(undefined);
+    }
+    for (const r of fn.registers) this.widths[r.id] = r.vector === undefined ? intWidth(r.type) ?? 0 : 0;
+    if (this.gen > 0x3fffffff) {
+      this.stamp.fill(-1);
+      this.gen = 0;
+    }
+    // (Made at full length: growing a small array to a large index makes it a slow dictionary.)
+    if (this.setpCache.length < instructions) this.setpCache = new Array<SetpConds | undefined>(Math.max(instructions, 2 * this.setpCache.length)).fill(undefined);
+    else this.setpCache.fill(undefined, 0, instructions);
+    if (this.edgeCache.length < blocks) this.edgeCache = new Array<readonly Edge[] | null | undefined>(Math.max(blocks, 2 * this.edgeCache.length)).fill(undefined);
+    else this.edgeCache.fill(undefined, 0, blocks);
+    return this;
+  }
+}
+
+const SCRATCH = new Scratch();
+
+/** The conditions a setp writes: (predicate register id, its meaning) pairs. */
+type SetpConds = readonly (readonly [number, Cond])[];
+
+const NO_CONDS: SetpConds = [];
 
 class RangeEngine {
   readonly cfg: Cfg;
@@ -332,23 +420,24 @@ class RangeEngine {
   private thresholdLists: (readonly number[] | undefined)[] | undefined;
   /** How often a (block, state entry) grew when widened: thresholds first, then infinity. */
   private readonly growths = new Map<number, number>();
+  /** The walk's scratch (see Scratch), SCRATCH's arrays from `run` on. */
+  private readonly scratch = SCRATCH;
   /** The conditions each setp establishes (they depend on the instruction only). */
-  private readonly setpCache: ([number, Cond][] | undefined)[];
+  private setpCache: (SetpConds | undefined)[] = [];
   /** Each block's out-edge conditions when they do not depend on the state (null: none). */
-  private readonly edgeCache: (readonly Edge[] | null | undefined)[];
-  private readonly keeps: Uint8Array;
-  private readonly widths: Uint8Array;
-  private readonly stamp: Int32Array;
-  private readonly local: Iv[];
-  private gen = 0;
+  private edgeCache: (readonly Edge[] | null | undefined)[] = [];
+  private widths = new Uint8Array(0);
+  private stamp = new Int32Array(0);
+  private local: Iv[] = [];
   private input: PVec<Interval>;
   /** The registers the block walk wrote: the first `nTouched` entries. (Counts, not `length = 0` per
-   *  block: that gives the list's room back, and the next block's pushes allocate it again.) */
-  private readonly touched: number[] = [];
+   *  block: that gives the list's room back, and the next block's pushes allocate it again; and the
+   *  lists of this walk, like SCRATCH's arrays, are shared by the engines.) */
+  private readonly touched = SCRATCH.touched;
   private nTouched = 0;
   /** Predicates set by a setp earlier in the block, and what they mean (the first `nConds`). */
-  private readonly condPreds: number[] = [];
-  private readonly condVals: Cond[] = [];
+  private readonly condPreds = SCRATCH.condPreds;
+  private readonly condVals = SCRATCH.condVals;
   private nConds = 0;
   /** Guard refinement of the instruction being run: at most two registers (`ovLhs`, then `ovRhs`,
    *  which wins when they are one), -1 when none. */
@@ -357,8 +446,8 @@ class RangeEngine {
   private ovRhs = -1;
   private ovRhsV: Iv = undefined;
   /** Scratch lists of the entries a block walk or an edge condition sets in a state. */
-  private readonly setIdx: number[] = [];
-  private readonly setVal: Iv[] = [];
+  private readonly setIdx = SCRATCH.setIdx;
+  private readonly setVal = SCRATCH.setVal;
   /** The out-edge conditions of the block `runBlock` ran last. */
   private lastEdges: readonly Edge[] | undefined;
   /** Per instruction (from `offsets`): intervals of its uses, then of its defs, aligned with CompiledIns. */
@@ -371,30 +460,14 @@ class RangeEngine {
   constructor(ctx: AnalysisContext, readonly fn: FunctionModel) {
     this.cfg = ctx.cfg(fn);
     this.code = ctx.get(fn, compiledFunction);
-    const n = fn.registers.length;
-    this.keeps = new Uint8Array(n);
-    this.widths = new Uint8Array(n);
-    for (const r of fn.registers) {
-      const w = intWidth(r.type);
-      if (r.vector === undefined && w !== undefined) {
-        this.keeps[r.id] = 1;
-        this.widths[r.id] = w;
-      }
-    }
     this.live = this.code.live;
     this.empty = pvEmpty<Interval>(this.live.regs.length);
     this.input = this.empty;
-    this.stamp = new Int32Array(n).fill(-1);
-    this.local = new Array<Iv>(n);
     this.records = new Array<Iv>(this.code.offsets[fn.instructions.length]!);
     this.reached = new Uint8Array(fn.instructions.length);
     const bounds = blockBounds(ctx, fn);
     this.block = bounds?.dims;
     this.exactBlock = bounds?.exact ?? false;
-    // Arrays indexed by instruction or block are made at full length (growing
-    // a small array to a large index makes it a slow dictionary).
-    this.setpCache = new Array<[number, Cond][] | undefined>(fn.instructions.length);
-    this.edgeCache = new Array<readonly Edge[] | null | undefined>(this.cfg.blocks.length);
     this.headers = new Uint8Array(this.cfg.blocks.length);
     const loops = ctx.loops(fn);
     for (const l of loops.loops) this.headers[l.header] = 1;
@@ -440,18 +513,20 @@ class RangeEngine {
   private get(r: RegisterSymbol): Iv {
     if (this.ovRhs === r.id) return this.ovRhsV;
     if (this.ovLhs === r.id) return this.ovLhsV;
-    if (this.stamp[r.id] === this.gen) return this.local[r.id];
+    if (this.stamp[r.id] === this.scratch.gen) return this.local[r.id];
     const k = this.live.index[r.id]!;
     return k >= 0 ? pvGet(this.input, k) : undefined;
   }
 
   private set(r: RegisterSymbol, v: Iv): void {
-    if (this.stamp[r.id] !== this.gen) {
-      this.stamp[r.id] = this.gen;
+    const gen = this.scratch.gen;
+    if (this.stamp[r.id] !== gen) {
+      this.stamp[r.id] = gen;
       this.touched[this.nTouched++] = r.id;
     }
     // In the states, `undefined` is "not written yet"; a written unknown is UNKNOWN.
-    this.local[r.id] = this.keeps[r.id] === 1 ? fit(v, this.widths[r.id]!) ?? UNKNOWN : undefined;
+    const w = this.widths[r.id]!;
+    this.local[r.id] = w !== 0 ? fit(v, w) ?? UNKNOWN : undefined;
     if (this.nConds > 0) this.forgetConds(r);
   }
 
@@ -524,7 +599,7 @@ class RangeEngine {
     }
   }
 
-  private conds(c: CompiledIns): [number, Cond][] {
+  private conds(c: CompiledIns): SetpConds {
     let conds = this.setpCache[c.index];
     if (conds === undefined) {
       conds = this.setpConds(c);
@@ -533,42 +608,39 @@ class RangeEngine {
     return conds;
   }
 
-  /** The condition a `setp` writes into its predicate(s). */
-  private setpConds(c: CompiledIns): [number, Cond][] {
-    const out: [number, Cond][] = [];
+  /** The condition a `setp` writes into its predicate(s). (No closures, and no list where there is none:
+   *  made once per setp and engine, they were 3 MB of a ranges pass over block_warp.ptx.) */
+  private setpConds(c: CompiledIns): SetpConds {
     const node = c.node;
-    if (c.opcode !== 'setp' || node.operands.length !== 3 || c.ty === undefined) return out;
+    if (c.opcode !== 'setp' || node.operands.length !== 3 || c.ty === undefined) return NO_CONDS;
     let spec: { cmp: Cmp; unsigned?: boolean } | undefined;
     for (const m of node.modifiers) spec ??= CMPS.get(m);
-    if (spec === undefined) return out;
+    if (spec === undefined) return NO_CONDS;
     const ty = c.ty;
     const signed = ty.signed && spec.unsigned !== true;
-    const regOf = (s: Src): RegisterSymbol | undefined => (s.k === 'reg' && this.keeps[s.reg.id] === 1 ? s.reg : undefined);
-    const constOf = (s: Src): number | undefined => {
-      if (s.k !== 'imm' || s.value === undefined) return undefined;
-      const v = wrapTo(s.value, ty.width);
-      if (signed || v >= 0) return v;
-      return ty.width >= 64 ? undefined : v + pow2(ty.width);
-    };
     const x = srcOf(this.code, c, 1)!;
     const y = srcOf(this.code, c, 2)!;
     let cond: Cond | undefined;
-    const rx = regOf(x);
-    const ry = regOf(y);
-    const cx = constOf(x);
-    const cy = constOf(y);
+    const rx = this.condReg(x);
+    const ry = this.condReg(y);
+    const cx = condConst(x, ty.width, signed);
+    const cy = condConst(y, ty.width, signed);
     if (rx !== undefined && cy !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { value: cy } };
     else if (ry !== undefined && cx !== undefined) cond = { reg: ry, cmp: SWAP[spec.cmp], signed, w: ty.width, rhs: { value: cx } };
     else if (rx !== undefined && ry !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { reg: ry } };
-    if (cond === undefined) return out;
+    if (cond === undefined) return NO_CONDS;
     // p, and q of `p|q` (the negation).
     const dst = node.operands[0]!;
-    const names = dst.kind === 'PredPair' ? [dst.first, dst.second] : [dst];
-    names.forEach((p, k) => {
-      const reg = p.kind === 'Name' ? c.defs.find((d) => d.name === p.name) : undefined;
-      if (reg !== undefined) out.push([reg.id, k === 0 ? cond : { ...cond, cmp: NEGATE[cond.cmp] }]);
-    });
-    return out;
+    const p = predDef(c, dst.kind === 'PredPair' ? dst.first : dst);
+    const q = dst.kind === 'PredPair' ? predDef(c, dst.second) : undefined;
+    if (q === undefined) return p === undefined ? NO_CONDS : [[p.id, cond]];
+    const negated: Cond = { reg: cond.reg, cmp: NEGATE[cond.cmp], signed, w: cond.w, rhs: cond.rhs };
+    return p === undefined ? [[q.id, negated]] : [[p.id, cond], [q.id, negated]];
+  }
+
+  /** An operand's register, when an integer scalar (a comparison of it says something). */
+  private condReg(s: Src): RegisterSymbol | undefined {
+    return s.k === 'reg' && this.widths[s.reg.id] !== 0 ? s.reg : undefined;
   }
 
   /** The condition of an instruction's guard (true when `!c.negated`), when known in this block. */
@@ -599,7 +671,7 @@ class RangeEngine {
     if (nd > 0) {
       for (let k = 0; k < nd; k++) {
         const d = c.defs[k]!;
-        if (this.keeps[d.id] === 0) {
+        if (this.widths[d.id] === 0) {
           this.set(d, undefined);
           continue;
         }
@@ -780,14 +852,14 @@ class RangeEngine {
   /** Runs a block; the state at its end and the conditions on its out-edges. */
   /** Runs a block: the state at its end (the conditions on its out-edges in `lastEdges`). */
   runBlock(block: BasicBlock, input: PVec<Interval>): PVec<Interval> {
-    this.gen++;
+    this.scratch.gen++;
     this.input = input;
     this.nTouched = 0;
     this.nConds = 0;
     const ins = this.code.ins;
     for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
     this.lastEdges = this.branchEdges(block);
-    // The registers written that the states hold (pvSetTouched's loop, over the first nTouched).
+    // The registers written that the states hold, where their range changed (see `changed`).
     const idx = this.setIdx;
     const val = this.setVal;
     const index = this.live.index;
@@ -795,7 +867,7 @@ class RangeEngine {
     for (let j = 0; j < this.nTouched; j++) {
       const r = this.touched[j]!;
       const k = index[r]!;
-      if (k >= 0) {
+      if (k >= 0 && changed(input, k, this.local[r])) {
         idx[n] = k;
         val[n++] = this.local[r];
       }
@@ -862,12 +934,19 @@ class RangeEngine {
     const val = this.setVal;
     let n = 0;
     if (REFINED.lhsSet && c.idx >= 0) {
-      idx[n] = c.idx;
-      val[n++] = fit(REFINED.lhs, this.widths[this.live.regs[c.idx]!.id]!) ?? UNKNOWN;
+      const v = fit(REFINED.lhs, this.widths[this.live.regs[c.idx]!.id]!) ?? UNKNOWN;
+      if (changed(p.vec, c.idx, v)) {
+        idx[n] = c.idx;
+        val[n++] = v;
+      }
     }
     if (REFINED.rhsSet && rhsIdx >= 0) {
-      idx[n] = rhsIdx;
-      val[n++] = fit(REFINED.rhs, this.widths[this.live.regs[rhsIdx]!.id]!) ?? UNKNOWN;
+      const v = fit(REFINED.rhs, this.widths[this.live.regs[rhsIdx]!.id]!) ?? UNKNOWN;
+      // (Set even when unchanged where it is the lhs's entry: the later one wins.)
+      if (rhsIdx === c.idx ? n > 0 || changed(p.vec, rhsIdx, v) : changed(p.vec, rhsIdx, v)) {
+        idx[n] = rhsIdx;
+        val[n++] = v;
+      }
     }
     const out = pvSetMany(p.vec, idx, val, n);
     val.fill(undefined, 0, n);
@@ -880,6 +959,28 @@ class RangeEngine {
     if (x === undefined) return this.live.regs[k]!.isParam ? UNKNOWN : y;
     if (y === undefined) return this.live.regs[k]!.isParam ? UNKNOWN : x;
     return hull(x, y) ?? UNKNOWN;
+  };
+
+  /** The block `widenEntry` widens at: its first (block, entry) key in `growths`, and whether a loop header. */
+  private widenBase = 0;
+  private widenHeader = false;
+
+  /** An entry widened from x (the block's last output) to y (its new one). (One per engine, not a closure
+   *  made per widening.) */
+  private readonly widenEntry = (k: number, x: Iv, y: Iv): Iv => {
+    if (x === undefined || y === undefined) return this.join(k, x, y);
+    if (y.lo >= x.lo && y.hi <= x.hi) return x;
+    const key = this.widenBase + k;
+    const grown = this.growths.get(key) ?? 0;
+    this.growths.set(key, grown + 1);
+    const steps = this.widenHeader && grown < 4;
+    // A non-negative lower bound that shrinks stops at 0 first: a value only
+    // shifted or divided down (`s >>= 1` in a loop counted by another
+    // register, which no setp compares with a constant) stays in [0, hi].
+    const floor = y.lo >= 0 ? 0 : -Infinity;
+    const lo = y.lo >= x.lo ? x.lo : steps ? Math.max(this.below(k, y.lo), floor) : floor;
+    const hi = y.hi <= x.hi ? x.hi : steps ? this.above(k, y.hi) : Infinity;
+    return mk(lo, hi) ?? UNKNOWN;
   };
 
   /** The state entering `block` from its predecessors' outputs (undefined: none arrives). */
@@ -897,6 +998,12 @@ class RangeEngine {
   }
 
   run(): void {
+    const s = this.scratch.take(this.fn, this.cfg.blocks.length);
+    this.widths = s.widths;
+    this.stamp = s.stamp;
+    this.local = s.local;
+    this.setpCache = s.setpCache;
+    this.edgeCache = s.edgeCache;
     const edgesEqual = (a: readonly Edge[] | undefined, b: readonly Edge[] | undefined): boolean => {
       if (a === b) return true;
       if (a === undefined || b === undefined || a.length !== b.length) return false;
@@ -910,7 +1017,7 @@ class RangeEngine {
       site: 'ranges', direction: 'forward',
       boundary: (): RangeFact => ({ tag: 'out', from: -1, vec: this.empty }),
       initial: (): RangeFact => UNREACHED,
-      join: joinFacts<Interval, readonly Edge[]>,
+      join: joinOutputs,
       equals: (a, b) => {
         if (a.tag !== 'out' || b.tag !== 'out') return a.tag === b.tag;
         return edgesEqual(a.edges, b.edges) && pvEquals(a.vec, b.vec, ivEquals);
@@ -930,21 +1037,9 @@ class RangeEngine {
         if (prev.tag !== 'out' || next.tag !== 'out') return next;
         const header = this.headers[next.from] === 1;
         if (!(header && visits >= 2) && visits < 8) return next;
-        const base = next.from * this.live.regs.length;
-        const vec = pvMerge(prev.vec, next.vec, (k, x, y) => {
-          if (x === undefined || y === undefined) return this.join(k, x, y);
-          if (y.lo >= x.lo && y.hi <= x.hi) return x;
-          const grown = this.growths.get(base + k) ?? 0;
-          this.growths.set(base + k, grown + 1);
-          const steps = header && grown < 4;
-          // A non-negative lower bound that shrinks stops at 0 first: a value only
-          // shifted or divided down (`s >>= 1` in a loop counted by another
-          // register, which no setp compares with a constant) stays in [0, hi].
-          const floor = y.lo >= 0 ? 0 : -Infinity;
-          const lo = y.lo >= x.lo ? x.lo : steps ? Math.max(this.below(k, y.lo), floor) : floor;
-          const hi = y.hi <= x.hi ? x.hi : steps ? this.above(k, y.hi) : Infinity;
-          return mk(lo, hi) ?? UNKNOWN;
-        });
+        this.widenBase = next.from * this.live.regs.length;
+        this.widenHeader = header;
+        const vec = pvMerge(prev.vec, next.vec, this.widenEntry);
         return next.edges === undefined ? { tag: 'out', from: next.from, vec } : { tag: 'out', from: next.from, vec, edges: next.edges };
       },
     });
