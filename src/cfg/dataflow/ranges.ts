@@ -235,6 +235,8 @@ interface Cond {
   readonly signed: boolean;
   readonly w: number;
   readonly rhs: { readonly value: number } | { readonly reg: RegisterSymbol };
+  /** rhs's register, when it has one (read without an `in` test on rhs's two shapes). */
+  readonly rhsReg: RegisterSymbol | undefined;
 }
 
 /** A condition as carried on an edge: registers by their state index. */
@@ -537,7 +539,7 @@ class RangeEngine {
     let n = 0;
     for (let k = 0; k < this.nConds; k++) {
       const c = vals[k]!;
-      if (preds[k] === r.id || c.reg === r || ('reg' in c.rhs && c.rhs.reg === r)) continue;
+      if (preds[k] === r.id || c.reg === r || c.rhsReg === r) continue;
       preds[n] = preds[k]!;
       vals[n++] = c;
     }
@@ -625,16 +627,16 @@ class RangeEngine {
     const ry = this.condReg(y);
     const cx = condConst(x, ty.width, signed);
     const cy = condConst(y, ty.width, signed);
-    if (rx !== undefined && cy !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { value: cy } };
-    else if (ry !== undefined && cx !== undefined) cond = { reg: ry, cmp: SWAP[spec.cmp], signed, w: ty.width, rhs: { value: cx } };
-    else if (rx !== undefined && ry !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { reg: ry } };
+    if (rx !== undefined && cy !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { value: cy }, rhsReg: undefined };
+    else if (ry !== undefined && cx !== undefined) cond = { reg: ry, cmp: SWAP[spec.cmp], signed, w: ty.width, rhs: { value: cx }, rhsReg: undefined };
+    else if (rx !== undefined && ry !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { reg: ry }, rhsReg: ry };
     if (cond === undefined) return NO_CONDS;
     // p, and q of `p|q` (the negation).
     const dst = node.operands[0]!;
     const p = predDef(c, dst.kind === 'PredPair' ? dst.first : dst);
     const q = dst.kind === 'PredPair' ? predDef(c, dst.second) : undefined;
     if (q === undefined) return p === undefined ? NO_CONDS : [[p.id, cond]];
-    const negated: Cond = { reg: cond.reg, cmp: NEGATE[cond.cmp], signed, w: cond.w, rhs: cond.rhs };
+    const negated: Cond = { reg: cond.reg, cmp: NEGATE[cond.cmp], signed, w: cond.w, rhs: cond.rhs, rhsReg: cond.rhsReg };
     return p === undefined ? [[q.id, negated]] : [[p.id, cond], [q.id, negated]];
   }
 
@@ -656,7 +658,7 @@ class RangeEngine {
     const gc = this.guardCond(c);
     let infeasible = false;
     if (gc !== undefined) {
-      const rhsReg = 'reg' in gc.rhs ? gc.rhs.reg : undefined;
+      const rhsReg = gc.rhsReg;
       const rhs = rhsReg !== undefined ? this.get(rhsReg) : point((gc.rhs as { value: number }).value);
       if (!applyCond(gc, !c.negated, this.get(gc.reg), rhs, rhsReg !== undefined)) infeasible = true;
       else this.overlayRefined(gc.reg.id, rhsReg?.id ?? -1);
