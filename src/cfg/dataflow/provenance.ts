@@ -202,30 +202,47 @@ export interface ValueFlow {
 /** Operand slots recorded per instruction in `operandUse`. */
 export const OPERAND_SLOTS = 4;
 
+/** Fields per entry of `ADDRESSES`, the address table as it is collected. */
+const ADDR_FIELDS = 6;
+const A_INS = 0;
+const A_OPERAND = 1;
+const A_SPACE = 2;
+const A_TENSOR_MAP = 3;
+const A_USE = 4;
+const A_COMPLEX = 5;
+/** The address table's numeric fields while one function's is collected (reused from function to function:
+ *  six growing lists per function cost more than the table). */
+let ADDRESSES = new Int32Array(ADDR_FIELDS * 256);
+/** Spaces an instruction's modifiers name, in order (scratch). */
+const SPACE_LIST: number[] = [];
+
 function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
   const rd = ctx.get(fn, reachingDefinitionsAnalysis);
   const t = rd.table;
   const ins = fn.instructions;
   const n = ins.length;
   const regs = fn.registers;
-  const operandUse = new Int32Array(n * OPERAND_SLOTS).fill(-1);
-  const guardUse = new Int32Array(n).fill(-1);
-  const addressed = new Uint8Array(n);
-  const plain = new Uint8Array(n);
-  const opcode = new Uint16Array(n);
+  // The per-instruction tables share one buffer (one allocation instead of eight: most functions are small,
+  // and each typed array's own buffer costs more than its contents). Int32 tables first, so every view is aligned.
+  const buffer = new ArrayBuffer((n * OPERAND_SLOTS + n + n + 1) * 4 + n * 2 + n * 4);
+  let at = 0;
+  const operandUse = new Int32Array(buffer, at, n * OPERAND_SLOTS).fill(-1);
+  at += n * OPERAND_SLOTS * 4;
+  const guardUse = new Int32Array(buffer, at, n).fill(-1);
+  at += n * 4;
+  const insAddrStart = new Int32Array(buffer, at, n + 1);
+  at += (n + 1) * 4;
+  const opcode = new Uint16Array(buffer, at, n);
+  at += n * 2;
+  const addressed = new Uint8Array(buffer, at, n);
+  const plain = new Uint8Array(buffer, at + n, n);
+  const dataType = new Uint8Array(buffer, at + 2 * n, n);
+  const space = new Uint8Array(buffer, at + 3 * n, n);
   const opcodes: string[] = [];
   const opcodeIds = new Map<string, number>();
-  const dataType = new Uint8Array(n);
-  const space = new Uint8Array(n);
-  const spaceList: number[] = [];
-  const insAddrStart = new Int32Array(n + 1);
-  const addrInsL: number[] = [];
-  const addrOperandL: number[] = [];
-  const addrSpaceL: number[] = [];
-  const addrTensorMapL: number[] = [];
-  const addrUseL: number[] = [];
+  const spaceList = SPACE_LIST;
+  let addrs = 0;
   const addrSymbolL: (VariableSymbol | undefined)[] = [];
-  const addrComplexL: number[] = [];
   const { useStart, useReg, defStart } = t;
   for (let i = 0; i < n; i++) {
     const node = ins[i]!.node;
@@ -248,6 +265,10 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
     const ops = node.operands;
     if (ops[0]?.kind === 'Address') addressed[i] = 1;
     let isPlain = 1;
+    // Where the next operand's register most likely is: the slots follow the operands (after the guard), and
+    // a name is one register's only, so a hit there is the scan's answer without comparing the names before
+    // it (a comparison of two names of one length reads their characters).
+    let expect = node.guard !== undefined ? u0 + 1 : u0;
     for (let k = defStart[i + 1]! > defStart[i]! ? 1 : 0; k < ops.length; k++) {
       const o = ops[k]!;
       if (o.kind === 'Int' || o.kind === 'Float') continue;
@@ -256,10 +277,16 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
         isPlain = 0;
         continue;
       }
-      let u = u0;
-      while (u < u1 && regs[useReg[u]!]!.name !== o.name) u++;
+      let u = expect;
+      if (u >= u1 || regs[useReg[u]!]!.name !== o.name) {
+        u = u0;
+        while (u < u1 && regs[useReg[u]!]!.name !== o.name) u++;
+      }
       if (u === u1) isPlain = 0;
-      else if (k < OPERAND_SLOTS) operandUse[i * OPERAND_SLOTS + k] = u;
+      else {
+        expect = u + 1;
+        if (k < OPERAND_SLOTS) operandUse[i * OPERAND_SLOTS + k] = u;
+      }
     }
     plain[i] = isPlain;
 
@@ -280,7 +307,7 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
 
     // Memory addresses: the k-th bracketed operand takes the k-th named space;
     // extra ones (mbarrier operands) take the shared space named, else the last.
-    insAddrStart[i] = addrInsL.length;
+    insAddrStart[i] = addrs;
     if (addressed[i] === 0 || HANDLE_OPCODES.has(node.opcode)) continue;
     // tcgen05 addresses are tensor-memory addresses unless a state space is named.
     if (node.opcode === 'tcgen05' && spaceCount === 0) continue;
@@ -312,25 +339,47 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
       }
       const simple = first !== undefined && o.elements.length === 1 &&
         (first.kind === 'Name' || (first.kind === 'Binary' && first.op === '+' && first.left.kind === 'Name' && first.right.kind === 'Int'));
-      addrInsL.push(i);
-      addrOperandL.push(pos);
-      addrSpaceL.push(tensorMap === 1 ? 0 : named);
-      addrTensorMapL.push(tensorMap);
-      addrUseL.push(use);
+      if ((addrs + 1) * ADDR_FIELDS > ADDRESSES.length) {
+        const bigger = new Int32Array(ADDRESSES.length * 2);
+        bigger.set(ADDRESSES);
+        ADDRESSES = bigger;
+      }
+      const e = addrs * ADDR_FIELDS;
+      ADDRESSES[e + A_INS] = i;
+      ADDRESSES[e + A_OPERAND] = pos;
+      ADDRESSES[e + A_SPACE] = tensorMap === 1 ? 0 : named;
+      ADDRESSES[e + A_TENSOR_MAP] = tensorMap;
+      ADDRESSES[e + A_USE] = use;
+      ADDRESSES[e + A_COMPLEX] = simple ? 0 : 1;
       addrSymbolL.push(symbol);
-      addrComplexL.push(simple ? 0 : 1);
+      addrs++;
     }
   }
-  insAddrStart[n] = addrInsL.length;
+  insAddrStart[n] = addrs;
+  // The address table's columns, in one buffer too.
+  const columns = new ArrayBuffer(addrs * (3 * 4 + 3));
+  const addrIns = new Int32Array(columns, 0, addrs);
+  const addrOperand = new Int32Array(columns, addrs * 4, addrs);
+  const addrUse = new Int32Array(columns, addrs * 8, addrs);
+  const addrSpace = new Uint8Array(columns, addrs * 12, addrs);
+  const addrTensorMap = new Uint8Array(columns, addrs * 13, addrs);
+  const addrComplex = new Uint8Array(columns, addrs * 14, addrs);
+  for (let a = 0; a < addrs; a++) {
+    const e = a * ADDR_FIELDS;
+    addrIns[a] = ADDRESSES[e + A_INS]!;
+    addrOperand[a] = ADDRESSES[e + A_OPERAND]!;
+    addrSpace[a] = ADDRESSES[e + A_SPACE]!;
+    addrTensorMap[a] = ADDRESSES[e + A_TENSOR_MAP]!;
+    addrUse[a] = ADDRESSES[e + A_USE]!;
+    addrComplex[a] = ADDRESSES[e + A_COMPLEX]!;
+  }
   return {
     fn, rd, defCount: rd.definitionCount, defIns: rd.defIns, defReg: rd.defRegOf,
     insDefStart: defStart, slotDef: rd.defIdOfSlot,
     insUseStart: useStart, useReg, useIns: t.useIns, useDefStart: rd.rdStart, useDefs: rd.rdDef,
     defUseStart: rd.duStart, defUses: rd.duUse,
     operandUse, guardUse, addressed, plain, opcode, opcodes, dataType, space,
-    insAddrStart, addrIns: Int32Array.from(addrInsL), addrOperand: Int32Array.from(addrOperandL),
-    addrSpace: Uint8Array.from(addrSpaceL), addrTensorMap: Uint8Array.from(addrTensorMapL),
-    addrUse: Int32Array.from(addrUseL), addrSymbol: addrSymbolL, addrComplex: Uint8Array.from(addrComplexL),
+    insAddrStart, addrIns, addrOperand, addrSpace, addrTensorMap, addrUse, addrSymbol: addrSymbolL, addrComplex,
     useOf: (i, r) => t.useSlot(i, r),
     defOf: (i, r) => {
       const slot = t.defSlot(i, r);
@@ -351,38 +400,61 @@ export const valueFlowAnalysis: FunctionAnalysis<ValueFlow> = { name: 'provenanc
 export function propagate(flow: ValueFlow, seed: (ins: number) => boolean, evaluate: (ins: number) => boolean): void {
   const n = flow.insDefStart.length - 1;
   const { insDefStart, slotDef, defUseStart, defUses, useIns } = flow;
-  const queue = new Int32Array(n + 1);
-  const queued = new Uint8Array(n);
+  // The queue and its flags are kept from call to call (two calls per function); a call made while
+  // another runs (an `evaluate` that asks for another function's facts) gets its own.
+  const own = propagating;
   const cap = n + 1;
-  let head = 0;
-  let tail = 0;
-  let size = 0;
-  for (let i = 0; i < n; i++) {
-    if (insDefStart[i + 1]! > insDefStart[i]! && seed(i)) {
-      queue[tail++] = i;
-      queued[i] = 1;
-      size++;
-    }
+  let queue = QUEUE;
+  let queued = QUEUED;
+  if (own || queue.length < cap) queue = new Int32Array(own ? cap : Math.max(cap, 2 * queue.length));
+  if (own || queued.length < n) queued = new Uint8Array(own ? n : Math.max(n, 2 * queued.length));
+  if (!own) {
+    QUEUE = queue;
+    QUEUED = queued;
+    propagating = true;
   }
-  while (size > 0) {
-    const i = queue[head]!;
-    head = head + 1 === cap ? 0 : head + 1;
-    size--;
-    queued[i] = 0;
-    if (!evaluate(i)) continue;
-    for (let s = insDefStart[i]!; s < insDefStart[i + 1]!; s++) {
-      const d = slotDef[s]!;
-      for (let k = defUseStart[d]!; k < defUseStart[d + 1]!; k++) {
-        const j = useIns[defUses[k]!]!;
-        if (queued[j] === 1 || insDefStart[j + 1] === insDefStart[j]) continue;
-        queued[j] = 1;
-        queue[tail] = j;
-        tail = tail + 1 === cap ? 0 : tail + 1;
+  try {
+    let head = 0;
+    let tail = 0;
+    let size = 0;
+    for (let i = 0; i < n; i++) {
+      if (insDefStart[i + 1]! > insDefStart[i]! && seed(i)) {
+        queue[tail++] = i;
+        queued[i] = 1;
         size++;
       }
     }
+    while (size > 0) {
+      const i = queue[head]!;
+      head = head + 1 === cap ? 0 : head + 1;
+      size--;
+      queued[i] = 0;
+      if (!evaluate(i)) continue;
+      for (let s = insDefStart[i]!; s < insDefStart[i + 1]!; s++) {
+        const d = slotDef[s]!;
+        for (let k = defUseStart[d]!; k < defUseStart[d + 1]!; k++) {
+          const j = useIns[defUses[k]!]!;
+          if (queued[j] === 1 || insDefStart[j + 1] === insDefStart[j]) continue;
+          queued[j] = 1;
+          queue[tail] = j;
+          tail = tail + 1 === cap ? 0 : tail + 1;
+          size++;
+        }
+      }
+    }
+  } catch (e) {
+    // (Every flag is cleared when the queue empties; an exception leaves some set.)
+    queued.fill(0, 0, n);
+    throw e;
+  } finally {
+    if (!own) propagating = false;
   }
 }
+
+/** `propagate`'s queue and queued flags (all zero between calls), and whether a call is using them. */
+let QUEUE = new Int32Array(1024);
+let QUEUED = new Uint8Array(1024);
+let propagating = false;
 
 // ---------------------------------------------------------------- helpers on instructions
 
@@ -413,9 +485,22 @@ function modifierClass(m: string): number {
   return c;
 }
 
-/** Data types among the modifiers, in order (`cvt.u64.u32` → [.u64, .u32]). */
-function typesOf(node: A.Instruction): string[] {
-  return node.modifiers.filter((m) => typeBytes(m) !== undefined && m !== '.pred');
+/** The n-th data type among the modifiers (`cvt.u64.u32`: .u64, then .u32), without listing them. */
+function nthType(mods: readonly string[], n: number): string | undefined {
+  for (let k = 0; k < mods.length; k++) {
+    const m = mods[k]!;
+    if (typeBytes(m) !== undefined && m !== '.pred' && n-- === 0) return m;
+  }
+  return undefined;
+}
+
+/** The atom of the first modifier `table` has (0 when none). */
+function tableAtom(mods: readonly string[], table: Readonly<Record<string, number>>): number {
+  for (let k = 0; k < mods.length; k++) {
+    const atom = table[mods[k]!];
+    if (atom !== undefined) return atom;
+  }
+  return 0;
 }
 
 const INT_TYPE = /^\.[bus](8|16|32|64)$/;
@@ -559,7 +644,10 @@ function paramPointer(sym: VariableSymbol | undefined): number {
 
 function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceFacts {
   const flow = ctx.get(fn, valueFlowAnalysis);
-  const defValue = new Uint16Array(flow.defCount);
+  // Both tables in one buffer (one allocation instead of two).
+  const facts = new ArrayBuffer((flow.defCount + flow.addrIns.length) * 2);
+  const defValue = new Uint16Array(facts, 0, flow.defCount);
+  const addressProvenance = new Uint16Array(facts, flow.defCount * 2, flow.addrIns.length);
   const size = addressSize(ctx.module);
   const pointerWide = (bytes: number | undefined): boolean =>
     bytes !== undefined && (size === undefined ? bytes === 4 || bytes === 8 : bytes * 8 === size);
@@ -647,48 +735,50 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
     if (v === 0) return;
     for (let s = flow.insDefStart[i]!; s < flow.insDefStart[i + 1]!; s++) put(flow.slotDef[s]!, v);
   };
+  /** Provenance of operand k of instruction i (one closure per function, not one per evaluation). */
+  const operandValue = (i: number, ops: readonly A.Expression[], k: number): number => {
+    if (k < OPERAND_SLOTS) {
+      const u = flow.operandUse[i * OPERAND_SLOTS + k]!;
+      if (u >= 0) return byUse(u);
+    }
+    const o = ops[k];
+    return o === undefined || o.kind === 'Int' || o.kind === 'Float' ? 0 : evalExpr(i, o);
+  };
   const transfer = (i: number): void => {
     const node = fn.instructions[i]!.node;
     const ops = node.operands;
     const op = node.opcode;
-    const src = (k: number): number => {
-      if (k < OPERAND_SLOTS) {
-        const u = flow.operandUse[i * OPERAND_SLOTS + k]!;
-        if (u >= 0) return byUse(u);
-      }
-      const o = ops[k];
-      return o === undefined || o.kind === 'Int' || o.kind === 'Float' ? 0 : evalExpr(i, o);
-    };
     switch (op) {
       case 'mov': {
         const d = ops[0];
         const s = ops[1];
         if (d?.kind === 'Vector' && s !== undefined && s.kind !== 'Vector') {
           // Unpack `mov.b64 {lo, hi}, x`: the low half keeps the origin, narrowed.
-          const v = src(1);
+          const v = operandValue(i, ops, 1);
           const lo = d.elements[0];
           const sym = lo?.kind === 'Name' ? fn.resolve(lo) : undefined;
           const def = sym?.kind === 'register' ? flow.defOf(i, sym.id) : -1;
           if (v !== 0 && def >= 0) put(def, v | TRUNCATED);
         } else if (d?.kind !== 'Vector' && s?.kind === 'Vector') {
-          putAll(i, src(1) & ~TRUNCATED);
-        } else putAll(i, src(1));
+          putAll(i, operandValue(i, ops, 1) & ~TRUNCATED);
+        } else putAll(i, operandValue(i, ops, 1));
         return;
       }
       case 'cvta': {
         const to = node.modifiers.includes('.to');
         const table = to ? CVTA_TO : CVTA_GENERIC;
-        const m = node.modifiers.find((x) => table[x] !== undefined);
-        putAll(i, m === undefined ? src(1) : table[m]! | (src(1) & (TRUNCATED | WIDENED)));
+        const atom = tableAtom(node.modifiers, table);
+        putAll(i, atom === 0 ? operandValue(i, ops, 1) : atom | (operandValue(i, ops, 1) & (TRUNCATED | WIDENED)));
         return;
       }
       case 'mapa':
         putAll(i, node.modifiers.includes('.shared::cluster') ? PROV['shared-cluster'] : PROV['shared-cluster-generic']);
         return;
       case 'cvt': {
-        const v = src(1);
+        const v = operandValue(i, ops, 1);
         if (v === 0) return;
-        const [to, from] = typesOf(node);
+        const to = nthType(node.modifiers, 0);
+        const from = nthType(node.modifiers, 1);
         if (to === undefined || isFloatType(to) || (from !== undefined && isFloatType(from))) return;
         const tb = typeBytes(to) ?? 0;
         const fb = from === undefined ? tb : typeBytes(from) ?? tb;
@@ -696,17 +786,17 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
         return;
       }
       case 'add': case 'addc': case 'and': case 'or': case 'xor': case 'selp': case 'slct':
-        putAll(i, src(1) | src(2));
+        putAll(i, operandValue(i, ops, 1) | operandValue(i, ops, 2));
         return;
       case 'sub': case 'subc':
-        putAll(i, src(1));
+        putAll(i, operandValue(i, ops, 1));
         return;
       case 'mad': case 'madc':
-        if (!node.modifiers.includes('.hi')) putAll(i, src(3));
+        if (!node.modifiers.includes('.hi')) putAll(i, operandValue(i, ops, 3));
         return;
       case 'shfl':
         // `shfl d|p, a, ...`: the value; the predicate is skipped by `put`.
-        putAll(i, src(1));
+        putAll(i, operandValue(i, ops, 1));
         return;
       case 'ld': case 'ldu': case 'atom':
         putAll(i, loaded(i));
@@ -724,21 +814,24 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
   /** Opcodes whose results may carry an address; the others are never evaluated. */
   const relevantOpcode = flow.opcodes.map((o) => TRANSFER_OPCODES.has(o));
   const generatorOpcode = flow.opcodes.map((o) => GENERATOR_OPCODES.has(o));
-  const relevant = new Uint8Array(fn.instructions.length);
-  for (let i = 0; i < relevant.length; i++) relevant[i] = relevantOpcode[flow.opcode[i]!] === true ? 1 : 0;
   // Seeds: instructions that make an address from no address they read (a
   // symbol, cvta, a load...), and readers of `.func` parameters' entry values.
-  const seeds = new Uint8Array(fn.instructions.length);
-  for (let i = 0; i < seeds.length; i++) {
-    if (relevant[i] === 1 && (flow.plain[i] === 0 || generatorOpcode[flow.opcode[i]!] === true)) seeds[i] = 1;
+  let paramReader: Uint8Array | undefined;
+  if (params.length > 0) {
+    paramReader = new Uint8Array(fn.instructions.length);
+    for (const r of params) {
+      const d = flow.rd.regBase[r.id]!;
+      for (let k = flow.defUseStart[d]!; k < flow.defUseStart[d + 1]!; k++) paramReader[flow.useIns[flow.defUses[k]!]!] = 1;
+    }
   }
-  for (const r of params) {
-    const d = flow.rd.regBase[r.id]!;
-    for (let k = flow.defUseStart[d]!; k < flow.defUseStart[d + 1]!; k++) seeds[flow.useIns[flow.defUses[k]!]!] = 1;
-  }
+  const seed = (i: number): boolean => {
+    const op = flow.opcode[i]!;
+    if (relevantOpcode[op] === true && (flow.plain[i] === 0 || generatorOpcode[op] === true)) return true;
+    return paramReader !== undefined && paramReader[i] === 1;
+  };
 
-  propagate(flow, (i) => seeds[i] === 1, (i) => {
-    if (relevant[i] === 0) return false;
+  propagate(flow, seed, (i) => {
+    if (relevantOpcode[flow.opcode[i]!] !== true) return false;
     changed = false;
     transfer(i);
     return changed;
@@ -746,7 +839,6 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
 
   // Addresses of memory accesses: provenance per address-table entry; the
   // objects are made when first asked for.
-  const addressProvenance = new Uint16Array(flow.addrIns.length);
   for (let a = 0; a < addressProvenance.length; a++) addressProvenance[a] = addressValue(a);
   const access = (a: number): AddressAccess => {
     const u = flow.addrUse[a]!;
