@@ -212,15 +212,15 @@ function setRange(a: Uint32Array, from: number, to: number): void {
   a[tw]! |= tmask;
 }
 
-/** Appends the set bits in [from, to) to `out`. */
-function collectRange(a: Uint32Array, from: number, to: number, out: number[]): void {
+/** Appends `map` of each set bit in [from, to) to `out`, in bit order. */
+function collectRange(a: Uint32Array, from: number, to: number, map: Int32Array, out: IntBuffer): void {
   for (let b = from; b < to;) {
     const word = a[b >>> 5]! >>> (b & 31);
     if (word === 0) {
       b = (b | 31) + 1;
       continue;
     }
-    if ((word & 1) !== 0) out.push(b);
+    if ((word & 1) !== 0) out.push(map[b]!);
     b++;
   }
 }
@@ -266,15 +266,19 @@ export class BitPool {
 
 /** Union lattice over bit sets from a pool. The solver's join shares its
  *  first input with a predecessor's output, so the first join of a block
- *  copies; later joins of the same block reuse that copy. */
+ *  copies; later joins of the same block reuse that copy. The initial (empty)
+ *  set is one set for every block: the solver asks for two per block, and
+ *  nothing writes into a set it did not make (joins write their own copy,
+ *  transfers a new set). */
 export function bitsetLattice(pool: BitPool): {
   initial: () => Uint32Array;
   join: (a: Uint32Array, b: Uint32Array) => Uint32Array;
   equals: (a: Uint32Array, b: Uint32Array) => boolean;
 } {
   let owned: Uint32Array | undefined;
+  let empty: Uint32Array | undefined;
   return {
-    initial: () => pool.alloc(),
+    initial: () => (empty ??= pool.alloc()),
     join: (a, b) => {
       let r = a;
       if (r !== owned) {
@@ -522,7 +526,6 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
   // instruction order and blocks are contiguous ranges in order).
   const rdStart = new Int32Array(U + 1);
   const rd = REACHING.reset();
-  const scratch: number[] = [];
   const state = new Uint32Array(words);
   for (const block of cfg.blocks) {
     if (block.start === block.end) continue;
@@ -535,9 +538,7 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
           rd.push(regBase[r + 1]! - 1);
           continue;
         }
-        scratch.length = 0;
-        collectRange(state, bitBase[r]!, bitEnd[r]!, scratch);
-        for (const b of scratch) rd.push(bitToDef[b]!);
+        collectRange(state, bitBase[r]!, bitEnd[r]!, bitToDef, rd);
         if (rd.length > MAX_DEF_USE_PAIRS) {
           throw new AnalysisBudgetExceeded('reaching definitions', `more than ${MAX_DEF_USE_PAIRS.toLocaleString('en-US')} definition-use pairs in ${fn.name}`);
         }
