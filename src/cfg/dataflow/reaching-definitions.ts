@@ -25,6 +25,7 @@ import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { typeBytes, type FunctionModel, type RegisterSymbol } from '../symbols.js';
 import { effects } from './effects.js';
 import { solve } from './solver.js';
+import { IntBuffer } from './int-buffer.js';
 
 /** The instruction of an entry definition (parameter or undefined value). */
 export const ENTRY = -1;
@@ -53,30 +54,6 @@ export interface RegisterTable {
   defSlot(ins: number, reg: number): number;
 }
 
-/** A growable Int32 buffer, reused from function to function (no per-item allocation). */
-class IntBuffer {
-  data = new Int32Array(1024);
-  length = 0;
-  reset(): this {
-    this.length = 0;
-    return this;
-  }
-  push(x: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = x;
-  }
-  has(from: number, x: number): boolean {
-    for (let k = from; k < this.length; k++) if (this.data[k] === x) return true;
-    return false;
-  }
-  take(): Int32Array {
-    return this.data.slice(0, this.length);
-  }
-}
 
 const USES = new IntBuffer();
 const DEFS = new IntBuffer();

@@ -109,6 +109,7 @@ import { typeBytes } from '../symbols.js';
 import { BitPool, bitsetLattice, bitWords, ENTRY, reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 import { livenessAnalysis, type Liveness } from './liveness.js';
 import { solve } from './solver.js';
+import { IntBuffer } from './int-buffer.js';
 
 /** May differ between the threads of one warp. */
 export const WARP = 1;
@@ -236,23 +237,6 @@ function isCtaBarrier(node: A.Instruction, blockThreads: number | undefined): bo
   return v !== undefined && blockThreads !== undefined && v === blockThreads;
 }
 
-/** A growable Int32 buffer, reused from function to function. */
-class IntBuffer {
-  data = new Int32Array(1024);
-  length = 0;
-  reset(): this {
-    this.length = 0;
-    return this;
-  }
-  push(x: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    this.data[this.length++] = x;
-  }
-}
 
 /** solveUniformity's scratch arrays, by role, kept from function to function: each is at least as long as
  *  asked, zeroed up to that length, and read only below it. (A dozen typed arrays allocated per function,

@@ -1,0 +1,27 @@
+// A growable list of 32-bit integers that analyses keep from function to function: reset by a count, so
+// filling it allocates nothing once it has grown to a function's size.
+
+/** A growable Int32 buffer, reused from function to function (no per-item allocation). */
+export class IntBuffer {
+  data = new Int32Array(1024);
+  length = 0;
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
+  push(x: number): void {
+    if (this.length === this.data.length) {
+      const bigger = new Int32Array(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = x;
+  }
+  has(from: number, x: number): boolean {
+    for (let k = from; k < this.length; k++) if (this.data[k] === x) return true;
+    return false;
+  }
+  take(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
+}
