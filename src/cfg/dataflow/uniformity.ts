@@ -243,20 +243,20 @@ function isCtaBarrier(node: A.Instruction, blockThreads: number | undefined): bo
  *  each an ArrayBuffer with a backing store of its own, cost more than filling kept ones.) */
 const SCRATCH_U8: Uint8Array[] = [];
 const SCRATCH_I32: Int32Array[] = [];
-function scratchU8(role: number, length: number): Uint8Array {
-  const a = SCRATCH_U8[role];
-  if (a !== undefined && a.length >= length) return a.fill(0, 0, length);
-  const b = new Uint8Array(Math.max(length, 2 * (a?.length ?? 512)));
-  SCRATCH_U8[role] = b;
+const makeU8 = (n: number): Uint8Array => new Uint8Array(n);
+const makeI32 = (n: number): Int32Array => new Int32Array(n);
+function scratch<T extends Uint8Array | Int32Array>(kept: T[], make: (n: number) => T, role: number, length: number): T {
+  const a = kept[role];
+  if (a !== undefined && a.length >= length) {
+    a.fill(0, 0, length);
+    return a;
+  }
+  const b = make(Math.max(length, 2 * (a?.length ?? 512)));
+  kept[role] = b;
   return b;
 }
-function scratchI32(role: number, length: number): Int32Array {
-  const a = SCRATCH_I32[role];
-  if (a !== undefined && a.length >= length) return a.fill(0, 0, length);
-  const b = new Int32Array(Math.max(length, 2 * (a?.length ?? 512)));
-  SCRATCH_I32[role] = b;
-  return b;
-}
+const scratchU8 = (role: number, length: number): Uint8Array => scratch(SCRATCH_U8, makeU8, role, length);
+const scratchI32 = (role: number, length: number): Int32Array => scratch(SCRATCH_I32, makeI32, role, length);
 
 /** Load addresses' reads (solveUniformity's scratch). */
 const ITEMS = new IntBuffer();
