@@ -215,8 +215,13 @@ function constValue(e: A.Expression): number | undefined {
 }
 
 const SREG_NAMES: ReadonlySet<string> = new Set(SPECIAL_REGISTERS.map((r) => r.name));
-/** Whether a name may denote a special register (exact names, and the numbered families). */
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+/** Whether a name may denote a special register (exact names, and the numbered families). No special
+ *  register has a digit third or fourth but the counters `%pm0`..`%pm7`, where registers mostly do (`%r12`,
+ *  `%rd3`, `%f1`): those are settled by two characters, not by hashing the name (each name a string of its own). */
 function maySreg(name: string): boolean {
+  const c2 = name.charCodeAt(2);
+  if ((isDigit(c2) || isDigit(name.charCodeAt(3))) && !(name.charCodeAt(1) === 112 && c2 === 109)) return false;
   return SREG_NAMES.has(name) || name.startsWith('%envreg') || name.startsWith('%pm');
 }
 
@@ -387,9 +392,10 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const loadClass = scratchU8(4, n);
   const guardSlot = scratchI32(0, n).fill(-1, 0, n);
 
-  // Entry definitions: `.func` register parameters vary.
+  // Entry definitions: `.func` register parameters vary. (The model declares the parameters first: they
+  // are the first registers, and the walk stops at the first other one, not touching every register.)
   for (const r of fn.registers) {
-    if (!r.isParam) continue;
+    if (!r.isParam) break;
     const d = rd.regBase[r.id]!;
     defVar[d] = CTA | WARP;
     defWhyW[d] = defWhyC[d] = seed(SEED_PARAM_REG);
@@ -499,6 +505,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const writers: number[] = [];
   const barInstructions: number[] = [];
   const candidates: number[] = [];
+  const candidateBases: Base[] = [];
   const itemBuffer = ITEMS.reset();
   const itemStart = scratchI32(1, n + 1);
   for (let i = 0; i < n; i++) {
@@ -536,9 +543,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       seedOf[i] = seedCode;
     } else if (op === 'ld' || op === 'ldu') {
       kind[i] = K_LOAD;
-      loadClass[i] = classifyLoad(i, node);
-      if (loadClass[i] === LOAD_SHARED) candidates.push(i);
       const addr = addressOperand(node);
+      loadClass[i] = classifyLoad(i, node, addr);
       if (addr !== undefined) addressItems(i, addr);
     } else if (op === 'vote' || op === 'redux' || op === 'activemask' || (op === 'match' && node.modifiers.includes('.all'))) {
       kind[i] = K_WARP_COLLECTIVE;
@@ -583,7 +589,9 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     }
   }
 
-  function classifyLoad(i: number, node: A.Instruction): number {
+  /** A load's class (LOAD_*); a shared load that may be a broadcast is listed in `candidates`, with its
+   *  address's base in `candidateBases`. */
+  function classifyLoad(i: number, node: A.Instruction, addr: A.AddressExpr | undefined): number {
     const m = node.modifiers;
     const declared = spaceOf(m);
     // Most loads name their space; only generic, shared and kernel-param
@@ -592,7 +600,6 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     if (declared === '.const') return LOAD_UNIFORM_AT_ADDRESS;
     if (declared === '.local' || declared === '.shared::cluster') return LOAD_MEMORY;
     if (declared === '.param' && !fn.isEntry) return LOAD_FUNC_PARAM;
-    const addr = addressOperand(node);
     const base = addr === undefined ? undefined : resolveAddress(i, addr);
     const space = declared ?? base?.sym.space;
     if (node.opcode === 'ldu' || m.includes('.nc')) return space === undefined || space === '.global' ? LOAD_UNIFORM_AT_ADDRESS : LOAD_MEMORY;
@@ -602,7 +609,11 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       if (base !== undefined && !(base.sym.isParam && !base.sym.global)) return LOAD_CALL_PARAM;
       return LOAD_UNIFORM_AT_ADDRESS;
     }
-    if (space === '.shared' && base !== undefined && base.offset !== undefined && base.sym.space === '.shared') return LOAD_SHARED;
+    if (space === '.shared' && base !== undefined && base.offset !== undefined && base.sym.space === '.shared') {
+      candidates.push(i);
+      candidateBases.push(base);
+      return LOAD_SHARED;
+    }
     return LOAD_MEMORY;
   }
 
@@ -613,47 +624,56 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   if (candidates.length > 0 && !hasCall) analyzeBroadcasts();
 
   function analyzeBroadcasts(): void {
-    interface Write { readonly ins: number; readonly offset: number | undefined; readonly width: number | undefined; readonly plain: boolean }
+    interface Write { readonly ins: number; readonly offset: number; readonly width: number; readonly plain: boolean }
     const writesOf = new Map<VariableSymbol, Write[]>();
     const candidateSyms = new Set<VariableSymbol>();
-    for (const i of candidates) candidateSyms.add(resolveAddress(i, addressOperand(ins[i]!.node)!)!.sym);
-    let unknownSharedWrite = false;
+    for (const base of candidateBases) candidateSyms.add(base.sym);
+    // Candidate symbols written at an unknown offset or width: none of their loads is a broadcast (below), and
+    // once every candidate symbol is one, no load is: the remaining writes need not be resolved.
+    const unplaced = new Set<VariableSymbol>();
     for (const i of writers) {
       const node = ins[i]!.node;
       const op = node.opcode;
-      const addrs: A.AddressExpr[] = [];
-      node.operands.forEach((o) => { if (o.kind === 'Address') addrs.push(o); });
-      // cp writes its destination (and signals its mbarrier), not its source.
-      const written = op === 'cp' ? addrs.filter((_a, k) => k !== 1) : addrs;
-      const space = spaceOf(node.modifiers);
-      const mayShared = node.modifiers.some((m) => m.startsWith('.shared')) || space === undefined;
-      for (const a of written) {
+      let k = -1; // the address operand's rank
+      for (const a of node.operands) {
+        if (a.kind !== 'Address') continue;
+        k++;
+        // cp writes its destination (and signals its mbarrier), not its source.
+        if (op === 'cp' && k === 1) continue;
         const base = resolveAddress(i, a);
         if (base === undefined) {
-          if (mayShared) unknownSharedWrite = true;
+          // A write that may be to shared memory, at an unknown place: no load is a broadcast.
+          if (spaceOf(node.modifiers) === undefined || node.modifiers.some((m) => m.startsWith('.shared'))) return;
           continue;
         }
-        if (!candidateSyms.has(base.sym)) continue;
+        if (!candidateSyms.has(base.sym) || unplaced.has(base.sym)) continue;
+        const width = accessWidth(node.modifiers);
+        if (base.offset === undefined || width === undefined) {
+          unplaced.add(base.sym);
+          if (unplaced.size === candidateSyms.size) return;
+          continue;
+        }
         const plain = op === 'st' && !node.modifiers.includes('.async');
-        const list = writesOf.get(base.sym) ?? [];
-        list.push({ ins: i, offset: base.offset, width: accessWidth(node.modifiers), plain });
-        writesOf.set(base.sym, list);
+        let list = writesOf.get(base.sym);
+        if (list === undefined) {
+          list = [];
+          writesOf.set(base.sym, list);
+        }
+        list.push({ ins: i, offset: base.offset, width, plain });
       }
     }
-    if (unknownSharedWrite) return;
     // Candidate loads grouped by location.
     const groups = new Map<string, { loads: number[]; writers: number[] }>();
     const symIds = new Map<VariableSymbol, number>();
-    for (const i of candidates) {
-      const node = ins[i]!.node;
-      const base = resolveAddress(i, addressOperand(node)!)!;
-      const width = accessWidth(node.modifiers);
-      if (width === undefined || base.offset === undefined) continue;
+    for (let c = 0; c < candidates.length; c++) {
+      const i = candidates[c]!;
+      const base = candidateBases[c]!;
+      const width = accessWidth(ins[i]!.node.modifiers);
+      if (width === undefined || base.offset === undefined || unplaced.has(base.sym)) continue;
       const lo = base.offset;
       let ok = true;
       const exact: number[] = [];
       for (const w of writesOf.get(base.sym) ?? []) {
-        if (w.offset === undefined || w.width === undefined) { ok = false; break; }
         const overlaps = w.offset < lo + width && lo < w.offset + w.width;
         if (!overlaps) continue;
         if (w.offset === lo && w.width === width && w.plain) exact.push(w.ins);
