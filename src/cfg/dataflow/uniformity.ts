@@ -96,7 +96,7 @@
 //
 // The fixpoint: a sparse worklist over instructions along def-use chains
 // (each value's variance only grows, at most twice), alternating with the
-// merged-register dataflow (on the one solver) when branches become varying,
+// merged-register dataflow (a union over blocks, solved here) when branches become varying,
 // and with re-checking broadcast stores' values.
 import type * as A from '../../parser/ast.js';
 import { SPECIAL_REGISTERS, type SregSpec } from '../../parser/isa/sregs.js';
@@ -106,9 +106,8 @@ import type { DomTree } from '../dominators.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol, VariableSymbol } from '../symbols.js';
 import { keepCompiled } from '../keep-compiled.js';
 import { typeBytes } from '../symbols.js';
-import { BitPool, bitsetLattice, bitWords, ENTRY, reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
+import { bitWords, ENTRY, reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 import { livenessAnalysis, type Liveness } from './liveness.js';
-import { solve } from './solver.js';
 import { IntBuffer } from './int-buffer.js';
 
 /** May differ between the threads of one warp. */
@@ -1152,6 +1151,47 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     if (anyBits) mask.fill(0);
   };
 
+  /** The merged-register dataflow (forward, a union: its one fixpoint whatever the order), into `atStart`
+   *  (zero): from the blocks that merge a register, each visited block's exit set ((start | gen) & ~kill) is
+   *  joined into its successors' start sets, and a successor whose set grew is visited again, the pending
+   *  block of least id first (program order: a loop settles before the blocks after it). (The general solver
+   *  visited every block, with a fresh set per visit and calls for the join and the transfer.) */
+  const solveMerged = (words: number, gen: Int32Array, killSet: Int32Array, atStart: Int32Array): void => {
+    const out = scratchI32(11, words);
+    const pending = scratchU8(8, B);
+    let count = 0;
+    let cursor = B;
+    for (const J of mergeBlock) {
+      if (pending[J] === 1) continue;
+      pending[J] = 1;
+      count++;
+      if (J < cursor) cursor = J;
+    }
+    while (count > 0) {
+      while (pending[cursor] === 0) cursor++;
+      const x = cursor;
+      pending[x] = 0;
+      count--;
+      const base = x * words;
+      for (let w = 0; w < words; w++) out[w] = (atStart[base + w]! | gen[base + w]!) & ~killSet[base + w]!;
+      for (const y of cfg.blocks[x]!.succs) {
+        if (y === cfg.exit) continue;
+        const at = y * words;
+        let grew = 0;
+        for (let w = 0; w < words; w++) {
+          const v = atStart[at + w]!;
+          grew |= out[w]! & ~v;
+          atStart[at + w] = v | out[w]!;
+        }
+        if (grew !== 0 && pending[y] === 0) {
+          pending[y] = 1;
+          count++;
+          if (y < cursor) cursor = y;
+        }
+      }
+    }
+  };
+
   /** Solves the merged-register dataflow and taints the reads it reaches. */
   const applyMerges = (): void => {
     const tracked = scratchI32(6, R).fill(-1, 0, R);
@@ -1159,20 +1199,19 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     for (const r of mergeReg) if (tracked[r] === -1) tracked[r] = K++;
     if (K === 0) return;
     const words = bitWords(2 * K);
-    const genAt = new Map<number, Uint32Array>();
+    // Per block, words [b * words, (b + 1) * words) of each: the bits merged at its start (gen), those its
+    // writes clear (kill), and those at its start (the fixpoint).
+    const gen = scratchI32(7, B * words);
+    const killSet = scratchI32(8, B * words);
+    const atStart = scratchI32(9, B * words);
     for (let m = 0; m < mergeBlock.length; m++) {
-      const J = mergeBlock[m]!;
-      let g = genAt.get(J);
-      if (g === undefined) {
-        g = new Uint32Array(words);
-        genAt.set(J, g);
-      }
+      const base = mergeBlock[m]! * words;
       const k = tracked[mergeReg[m]!]!;
       const bits = mergeBits[m]!;
-      if ((bits & CTA) !== 0) g[(2 * k) >>> 5]! |= 1 << ((2 * k) & 31);
-      if ((bits & WARP) !== 0) g[(2 * k + 1) >>> 5]! |= 1 << ((2 * k + 1) & 31);
+      if ((bits & CTA) !== 0) gen[base + ((2 * k) >>> 5)]! |= 1 << ((2 * k) & 31);
+      if ((bits & WARP) !== 0) gen[base + ((2 * k + 1) >>> 5)]! |= 1 << ((2 * k + 1) & 31);
     }
-    const kill = (state: Uint32Array, i: number): void => {
+    const kill = (state: Int32Array, i: number): void => {
       for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
         if (t.defKills[s] === 0) continue;
         const k = tracked[t.defReg[s]!]!;
@@ -1181,8 +1220,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         state[(2 * k + 1) >>> 5]! &= ~(1 << ((2 * k + 1) & 31));
       }
     };
-    // Each block's kills as a set, so a solver visit costs the set size.
-    const killSet = new Uint32Array(B * words);
+    // Each block's kills as a set, so a visit costs the set size.
     for (const block of cfg.blocks) {
       const base = block.id * words;
       for (let i = block.start; i < block.end; i++) {
@@ -1195,33 +1233,14 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         }
       }
     }
-    const pool = new BitPool(words, 4 * cfg.blocks.length);
-    const lattice = bitsetLattice(pool);
-    const entering = (id: number, input: Uint32Array): Uint32Array => {
-      const out = pool.copy(input);
-      const g = genAt.get(id);
-      if (g !== undefined) for (let w = 0; w < words; w++) out[w]! |= g[w]!;
-      return out;
-    };
-    const result = solve(cfg, {
-      site: 'uniformity/loads', direction: 'forward',
-      boundary: lattice.initial,
-      initial: lattice.initial,
-      join: lattice.join,
-      equals: lattice.equals,
-      transfer: (block, input) => {
-        const out = entering(block.id, input);
-        const base = block.id * words;
-        for (let w = 0; w < words; w++) out[w]! &= ~killSet[base + w]!;
-        return out;
-      },
-    });
+    solveMerged(words, gen, killSet, atStart);
+    const state = scratchI32(10, words);
     for (const block of cfg.blocks) {
       if (block.start === block.end) continue;
-      const state = entering(block.id, result.atStart[block.id]!);
       // No merged register at the start: none in the block (kills only clear), no read to taint.
       let any = 0;
-      for (let w = 0; w < words; w++) any |= state[w]!;
+      const base = block.id * words;
+      for (let w = 0; w < words; w++) any |= (state[w] = atStart[base + w]! | gen[base + w]!);
       if (any === 0) continue;
       for (let i = block.start; i < block.end; i++) {
         for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
@@ -1344,7 +1363,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const broadcasts: number[] = [];
   for (let i = 0; i < n; i++) if (bcast[i] === 1 && kind[i] === K_LOAD) broadcasts.push(i);
   keepCompiled('uniformity', resolveExpr, singleDef, resolveReg, addressOperand, resolveAddress, walkSregs, classifyLoad, analyzeBroadcasts,
-    isThreadIndex, tidEquality, singleThreadStore, addressItems, acc, exprVar, probe, push, evaluateBranch, evaluateRare, drain, addMerges, applyMerges);
+    isThreadIndex, tidEquality, singleThreadStore, addressItems, acc, exprVar, probe, push, evaluateBranch, evaluateRare, drain, addMerges, solveMerged, applyMerges);
 
   return {
     cfg, rd, useVar, defVar, defWhyW, defWhyC, useWhyW, useWhyC, branchVar, branchWhyW, branchWhyC, termBlock,
