@@ -37,7 +37,7 @@ import {
   pvEquals, pvGet, pvMerge, pvSetMany, pow2, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
   srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
-import { solve, type DataflowResult } from './solver.js';
+import { solve } from './solver.js';
 
 // ================================================================ intervals
 
@@ -456,8 +456,9 @@ class RangeEngine {
   readonly records: Iv[];
   /** Instructions recorded (reachable). */
   readonly reached: Uint8Array;
-  result: DataflowResult<RangeFact> | undefined;
-  private readonly starts = new Map<number, PVec<Interval>>();
+  /** Per block with several predecessors (a join point): its start state, as its last visit merged it (at the
+   *  fixpoint that visit's input is the block's), undefined when unreachable. */
+  private readonly starts: (PVec<Interval> | undefined)[];
 
   constructor(ctx: AnalysisContext, readonly fn: FunctionModel) {
     this.cfg = ctx.cfg(fn);
@@ -474,6 +475,7 @@ class RangeEngine {
     const loops = ctx.loops(fn);
     for (const l of loops.loops) this.headers[l.header] = 1;
     for (const [, to] of loops.irreducibleEdges) this.headers[to] = 1;
+    this.starts = new Array<PVec<Interval> | undefined>(this.cfg.blocks.length).fill(undefined);
   }
 
   /** The constants each register is compared with (±1), for widening. */
@@ -1015,7 +1017,7 @@ class RangeEngine {
           ('idx' in x.cond.rhs ? 'idx' in y.cond.rhs && x.cond.rhs.idx === y.cond.rhs.idx : 'value' in y.cond.rhs && x.cond.rhs.value === y.cond.rhs.value);
       });
     };
-    this.result = solve(this.cfg, {
+    solve<RangeFact>(this.cfg, {
       site: 'ranges', direction: 'forward',
       boundary: (): RangeFact => ({ tag: 'out', from: -1, vec: this.empty }),
       initial: (): RangeFact => UNREACHED,
@@ -1026,6 +1028,9 @@ class RangeEngine {
       },
       transfer: (block, input) => {
         const vec = this.merge(block.id, input);
+        // Kept for the join points (where join symbols and induction variables live); every other block
+        // state can go. (Kept here, not merged again from the solver's inputs once it is done.)
+        if (block.preds.length + (block.id === 0 ? 1 : 0) >= 2) this.starts[block.id] = vec;
         if (vec === undefined) return UNREACHED;
         const out = this.runBlock(block, vec);
         const edges = this.lastEdges;
@@ -1045,19 +1050,11 @@ class RangeEngine {
         return next.edges === undefined ? { tag: 'out', from: next.from, vec } : { tag: 'out', from: next.from, vec, edges: next.edges };
       },
     });
-    // Keep the start states of join points (where join symbols and induction
-    // variables live); every other block state can go.
-    for (const b of this.cfg.blocks) {
-      if (b.preds.length + (b.id === 0 ? 1 : 0) < 2) continue;
-      const start = this.merge(b.id, this.result.atStart[b.id]!);
-      if (start !== undefined) this.starts.set(b.id, start);
-    }
-    this.result = undefined;
   }
 
   /** The state at the start of a block with several predecessors (undefined otherwise, or when unreachable). */
   startState(block: number): PVec<Interval> | undefined {
-    return this.starts.get(block);
+    return this.starts[block];
   }
 }
 
