@@ -327,8 +327,12 @@ function condConst(s: Src, width: number, signed: boolean): number | undefined {
 
 /** The register a setp's destination operand names, among its defs. */
 function predDef(c: CompiledIns, e: A.Expression): RegisterSymbol | undefined {
-  if (e.kind !== 'Name') return undefined;
-  for (const d of c.defs) if (d.name === e.name) return d;
+  return e.kind === 'Name' ? defNamed(c, e.name) : undefined;
+}
+
+/** The instruction's def named `name`. */
+function defNamed(c: CompiledIns, name: string): RegisterSymbol | undefined {
+  for (const d of c.defs) if (d.name === name) return d;
   return undefined;
 }
 
@@ -615,26 +619,36 @@ class RangeEngine {
   /** The condition a `setp` writes into its predicate(s). (No closures, and no list where there is none:
    *  made once per setp and engine, they were 3 MB of a ranges pass over block_warp.ptx.) */
   private setpConds(c: CompiledIns): SetpConds {
-    const node = c.node;
-    if (c.opcode !== 'setp' || node.operands.length !== 3 || c.ty === undefined) return NO_CONDS;
+    // (The syntax tree is read last and least: each node, list and operand read there is a cache miss,
+    // and they made this function a tenth of the analysis's time in a profile. Float comparisons and
+    // comparisons of no integer register end before it.)
+    if (c.opcode !== 'setp' || c.ty === undefined || this.operand(c, 3) !== undefined) return NO_CONDS;
+    const x = this.operand(c, 1);
+    const y = this.operand(c, 2);
+    if (x === undefined || y === undefined) return NO_CONDS;
+    const rx = this.condReg(x);
+    const ry = this.condReg(y);
+    if (rx === undefined && ry === undefined) return NO_CONDS;
     let spec: { cmp: Cmp; unsigned?: boolean } | undefined;
-    for (const m of node.modifiers) spec ??= CMPS.get(m);
+    for (const m of c.node.modifiers) spec ??= CMPS.get(m);
     if (spec === undefined) return NO_CONDS;
     const ty = c.ty;
     const signed = ty.signed && spec.unsigned !== true;
-    const x = this.operand(c, 1)!;
-    const y = this.operand(c, 2)!;
     let cond: Cond | undefined;
-    const rx = this.condReg(x);
-    const ry = this.condReg(y);
     const cx = condConst(x, ty.width, signed);
     const cy = condConst(y, ty.width, signed);
     if (rx !== undefined && cy !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { value: cy }, rhsReg: undefined };
     else if (ry !== undefined && cx !== undefined) cond = { reg: ry, cmp: SWAP[spec.cmp], signed, w: ty.width, rhs: { value: cx }, rhsReg: undefined };
     else if (rx !== undefined && ry !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { reg: ry }, rhsReg: ry };
     if (cond === undefined) return NO_CONDS;
-    // p, and q of `p|q` (the negation).
-    const dst = node.operands[0]!;
+    // p, and q of `p|q` (the negation). A destination compiled to a register is a name (a pair compiles to
+    // no source), and its def is the one of that name.
+    const d = this.operand(c, 0)!;
+    if (d.k === 'reg') {
+      const p = defNamed(c, d.reg.name);
+      return p === undefined ? NO_CONDS : [[p.id, cond]];
+    }
+    const dst = c.node.operands[0]!;
     const p = predDef(c, dst.kind === 'PredPair' ? dst.first : dst);
     const q = dst.kind === 'PredPair' ? predDef(c, dst.second) : undefined;
     if (q === undefined) return p === undefined ? NO_CONDS : [[p.id, cond]];
