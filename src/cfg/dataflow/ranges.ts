@@ -393,7 +393,11 @@ class Scratch {
       this.stamp = new Int32Array(size).fill(-1);
       this.local = new Array<Iv>(size).fill(undefined);
     }
-    for (const r of fn.registers) this.widths[r.id] = r.vector === undefined ? intWidth(r.type) ?? 0 : 0;
+    const regs = fn.registers;
+    for (let j = 0; j < regs.length; j++) {
+      const r = regs[j]!;
+      this.widths[r.id] = r.vector === undefined ? intWidth(r.type) ?? 0 : 0;
+    }
     if (this.gen > 0x3fffffff) {
       this.stamp.fill(-1);
       this.gen = 0;
@@ -477,36 +481,50 @@ class RangeEngine {
     this.exactBlock = bounds?.exact ?? false;
     this.headers = new Uint8Array(this.cfg.blocks.length);
     const loops = ctx.loops(fn);
-    for (const l of loops.loops) this.headers[l.header] = 1;
-    for (const [, to] of loops.irreducibleEdges) this.headers[to] = 1;
+    // (Index loops: run once per function, mostly unoptimized, where a `for of` allocates per element.)
+    for (let j = 0; j < loops.loops.length; j++) this.headers[loops.loops[j]!.header] = 1;
+    for (let j = 0; j < loops.irreducibleEdges.length; j++) this.headers[loops.irreducibleEdges[j]![1]] = 1;
     this.starts = new Array<PVec<Interval> | undefined>(this.cfg.blocks.length).fill(undefined);
   }
 
   /** The constants each register is compared with (±1), for widening. */
   private thresholds(k: number): readonly number[] {
-    if (this.thresholdLists === undefined) {
-      const sets = new Map<number, Set<number>>();
-      for (const c of this.code.ins) {
-        if (c.opcode !== 'setp') continue;
-        for (const [, cond] of this.conds(c)) {
-          const k = this.live.index[cond.reg.id]!;
-          if (k < 0 || !('value' in cond.rhs)) continue;
-          let set = sets.get(k);
-          if (set === undefined) {
-            set = new Set();
-            sets.set(k, set);
-          }
-          for (const x of [cond.rhs.value - 1, cond.rhs.value, cond.rhs.value + 1]) set.add(x);
-        }
-      }
-      this.thresholdLists = new Array<readonly number[] | undefined>(this.live.regs.length);
-      for (const [k, set] of sets) this.thresholdLists[k] = [...set].sort((x, y) => x - y);
-    }
+    this.thresholdLists ??= this.collectThresholds();
     return this.thresholdLists[k] ?? NO_THRESHOLDS;
   }
 
+  /** Per state entry, the constants a setp compares it with (±1), sorted, each once. (Lists sorted and
+   *  deduplicated in place, not a set per register spread into a list; index loops: run once per function,
+   *  this code mostly runs unoptimized, where a `for of` allocates per element.) */
+  private collectThresholds(): (readonly number[] | undefined)[] {
+    const lists = new Array<number[] | undefined>(this.live.regs.length).fill(undefined);
+    const ins = this.code.ins;
+    for (let i = 0; i < ins.length; i++) {
+      const c = ins[i]!;
+      if (c.opcode !== 'setp') continue;
+      const conds = this.conds(c);
+      for (let j = 0; j < conds.length; j++) {
+        const cond = conds[j]![1];
+        const k = this.live.index[cond.reg.id]!;
+        if (k < 0 || !('value' in cond.rhs)) continue;
+        const v = cond.rhs.value;
+        (lists[k] ??= []).push(v - 1, v + 0, v + 1); // (+ 0: no -0, as the set this was made with)
+      }
+    }
+    for (let k = 0; k < lists.length; k++) {
+      const list = lists[k];
+      if (list === undefined) continue;
+      list.sort((x, y) => x - y);
+      let n = 0;
+      for (let j = 0; j < list.length; j++) if (n === 0 || list[j] !== list[n - 1]) list[n++] = list[j]!;
+      list.length = n;
+    }
+    return lists;
+  }
+
   private above(k: number, x: number): number {
-    for (const t of this.thresholds(k)) if (t >= x) return t;
+    const list = this.thresholds(k);
+    for (let j = 0; j < list.length; j++) if (list[j]! >= x) return list[j]!;
     return Infinity;
   }
 
@@ -630,7 +648,8 @@ class RangeEngine {
     const ry = this.condReg(y);
     if (rx === undefined && ry === undefined) return NO_CONDS;
     let spec: { cmp: Cmp; unsigned?: boolean } | undefined;
-    for (const m of c.node.modifiers) spec ??= CMPS.get(m);
+    const mods = c.node.modifiers;
+    for (let j = 0; j < mods.length && spec === undefined; j++) spec = CMPS.get(mods[j]!);
     if (spec === undefined) return NO_CONDS;
     const ty = c.ty;
     const signed = ty.signed && spec.unsigned !== true;
@@ -937,7 +956,8 @@ class RangeEngine {
     }
     if (idx < 0 && !('idx' in rhs)) return undefined;
     const edges: Edge[] = [];
-    for (const to of block.succs) {
+    for (let j = 0; j < block.succs.length; j++) {
+      const to = block.succs[j]!;
       if (to === this.cfg.exit) continue;
       const taken = this.cfg.edgeKind(block.id, to) === 'branch';
       const cmp = taken === gc.truth ? gc.cond.cmp : NEGATE[gc.cond.cmp];
@@ -1017,8 +1037,9 @@ class RangeEngine {
     if (input.tag === 'out') return this.arriving(block, input) ?? undefined;
     if (input.tag !== 'parts') return undefined;
     let acc: PVec<Interval> | undefined;
-    for (const p of input.parts) {
-      const v = this.arriving(block, p);
+    const parts = input.parts;
+    for (let j = 0; j < parts.length; j++) {
+      const v = this.arriving(block, parts[j]!);
       if (v === null) continue;
       acc = acc === undefined ? v : pvMerge(acc, v, this.join);
     }
