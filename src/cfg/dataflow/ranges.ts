@@ -366,9 +366,10 @@ const CMPS: ReadonlyMap<string, { cmp: Cmp; unsigned?: boolean }> = new Map([
 /** The block walk's scratch, per register id and per instruction or block, shared by the engines: one runs at
  *  a time (`run` asks the context nothing, so it never starts another), and made per function they were
  *  most of what an engine allocated besides its records. Each engine's `run` takes them, grown to its sizes;
- *  `widths` and the caches are set there, `local` is read only where `stamp` holds the current walk. */
+ *  `widths` (reset) and the caches are set there, `local` is read only where `stamp` holds the current walk. */
 class Scratch {
-  /** Per register: the width of an integer scalar register (0: one the states hold no range of). */
+  /** Per register: the width of an integer scalar register (0: one the states hold no range of; WIDTH_UNSET
+   *  until the walk first asks, see RangeEngine.width). */
   widths = new Uint8Array(0);
   /** Per register: the walk (`gen`) that wrote `local`. */
   stamp = new Int32Array(0);
@@ -393,11 +394,7 @@ class Scratch {
       this.stamp = new Int32Array(size).fill(-1);
       this.local = new Array<Iv>(size).fill(undefined);
     }
-    const regs = fn.registers;
-    for (let j = 0; j < regs.length; j++) {
-      const r = regs[j]!;
-      this.widths[r.id] = r.vector === undefined ? intWidth(r.type) ?? 0 : 0;
-    }
+    this.widths.fill(WIDTH_UNSET, 0, registers);
     if (this.gen > 0x3fffffff) {
       this.stamp.fill(-1);
       this.gen = 0;
@@ -412,6 +409,9 @@ class Scratch {
 }
 
 const SCRATCH = new Scratch();
+
+/** A register's width not read yet. */
+const WIDTH_UNSET = 255;
 
 /** The conditions a setp writes: (predicate register id, its meaning) pairs. */
 type SetpConds = readonly (readonly [number, Cond])[];
@@ -551,7 +551,7 @@ class RangeEngine {
       this.touched[this.nTouched++] = r.id;
     }
     // In the states, `undefined` is "not written yet"; a written unknown is UNKNOWN.
-    const w = this.widths[r.id]!;
+    const w = this.width(r);
     this.local[r.id] = w !== 0 ? fit(v, w) ?? UNKNOWN : undefined;
     if (this.nConds > 0) this.forgetConds(r);
   }
@@ -677,7 +677,20 @@ class RangeEngine {
 
   /** An operand's register, when an integer scalar (a comparison of it says something). */
   private condReg(s: Src): RegisterSymbol | undefined {
-    return s.k === 'reg' && this.widths[s.reg.id] !== 0 ? s.reg : undefined;
+    return s.k === 'reg' && this.width(s.reg) !== 0 ? s.reg : undefined;
+  }
+
+  /** The width of an integer scalar register, 0 for any other. (Read when the walk first meets the register,
+   *  whose symbol it reads then anyway: set for every register of the function before the walk, they were
+   *  a pass over cold symbols, 4.1% of the analysis's profile on block_warp.ptx, where functions declare
+   *  about a register per instruction; read here, 3.1%.) */
+  private width(r: RegisterSymbol): number {
+    let w = this.widths[r.id]!;
+    if (w === WIDTH_UNSET) {
+      w = r.vector === undefined ? intWidth(r.type) ?? 0 : 0;
+      this.widths[r.id] = w;
+    }
+    return w;
   }
 
   /** The condition of an instruction's guard (true when `!c.negated`), when known in this block. */
@@ -708,7 +721,7 @@ class RangeEngine {
     if (nd > 0) {
       for (let k = 0; k < nd; k++) {
         const d = c.defs[k]!;
-        if (this.widths[d.id] === 0) {
+        if (this.width(d) === 0) {
           this.set(d, undefined);
           continue;
         }
@@ -982,14 +995,14 @@ class RangeEngine {
     const val = this.setVal;
     let n = 0;
     if (REFINED.lhsSet && c.idx >= 0) {
-      const v = fit(REFINED.lhs, this.widths[this.live.regs[c.idx]!.id]!) ?? UNKNOWN;
+      const v = fit(REFINED.lhs, this.width(this.live.regs[c.idx]!)) ?? UNKNOWN;
       if (changed(p.vec, c.idx, v)) {
         idx[n] = c.idx;
         val[n++] = v;
       }
     }
     if (REFINED.rhsSet && rhsIdx >= 0) {
-      const v = fit(REFINED.rhs, this.widths[this.live.regs[rhsIdx]!.id]!) ?? UNKNOWN;
+      const v = fit(REFINED.rhs, this.width(this.live.regs[rhsIdx]!)) ?? UNKNOWN;
       // (Set even when unchanged where it is the lhs's entry: the later one wins.)
       if (rhsIdx === c.idx ? n > 0 || changed(p.vec, rhsIdx, v) : changed(p.vec, rhsIdx, v)) {
         idx[n] = rhsIdx;
