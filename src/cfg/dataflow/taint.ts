@@ -155,15 +155,18 @@ function computeTaint(ctx: AnalysisContext, fn: FunctionModel): TaintFacts {
     for (let u = flow.insUseStart[i]!; u < flow.insUseStart[i + 1]!; u++) if (u !== g) role[u] = 1;
     const moved = movedOf[op];
     if (moved === undefined) continue;
-    const node = ins[i]!.node;
     for (const k of moved) {
-      const o = node.operands[k];
-      if (o === undefined || o.kind === 'Int' || o.kind === 'Float') continue;
+      // The flow's tables answer most operands without the syntax tree (reading an instruction's node is a
+      // cache miss on a large module): a plain register name has its use slot, and every other operand of a
+      // `plain` instruction is an immediate (or absent).
       const direct = k < OPERAND_SLOTS ? flow.operandUse[i * OPERAND_SLOTS + k]! : -1;
       if (direct >= 0) {
         role[direct]! |= 2;
         continue;
       }
+      if (k < OPERAND_SLOTS && flow.plain[i] === 1) continue;
+      const o = ins[i]!.node.operands[k];
+      if (o === undefined || o.kind === 'Int' || o.kind === 'Float') continue;
       const regs: RegisterSymbol[] = [];
       registersIn(fn, o, regs);
       for (const r of regs) {
