@@ -216,6 +216,60 @@ let ADDRESSES = new Int32Array(ADDR_FIELDS * 256);
 /** Spaces an instruction's modifiers name, in order (scratch). */
 const SPACE_LIST: number[] = [];
 
+/** Whether the operands from `k0` on are immediates and register names only, whose registers are the use
+ *  slots [expect, u1) one for one, in order: then no name needs comparing. The slots after the guard hold the
+ *  registers of a destination the instruction also reads, then those of its operands in order, each register
+ *  once; with no slot there holding a register the instruction writes (which rules out a read destination)
+ *  and as many slots as names, every name is a register of its own, not the guard's and not an earlier
+ *  name's, and the k-th name's is the k-th slot (what `matchOperands` would find, comparing names). */
+function namesInSlotOrder(
+  ops: readonly A.Expression[], k0: number, expect: number, u1: number,
+  useReg: Int32Array, defReg: Int32Array, d0: number, d1: number,
+): boolean {
+  let names = 0;
+  for (let k = k0; k < ops.length; k++) {
+    const kind = ops[k]!.kind;
+    if (kind === 'Name') names++;
+    else if (kind !== 'Int' && kind !== 'Float') return false;
+  }
+  if (names !== u1 - expect) return false;
+  for (let u = expect; u < u1; u++) {
+    for (let s = d0; s < d1; s++) if (defReg[s] === useReg[u]) return false;
+  }
+  return true;
+}
+
+/** Finds the use slot of each register name among the operands from `k0` on (into `operandUse` from `at`,
+ *  for the first OPERAND_SLOTS operands), comparing names, first at `expect` (the slot after the last match:
+ *  a name is one register's only, so a hit there is the scan's answer without comparing the names before it;
+ *  a comparison of two names of one length reads their characters). Returns 1 when every operand is an
+ *  immediate or a register the instruction reads (the flow's `plain`), else 0. */
+function matchOperands(
+  ops: readonly A.Expression[], k0: number, expect: number, u0: number, u1: number,
+  regs: readonly RegisterSymbol[], useReg: Int32Array, operandUse: Int32Array, at: number,
+): number {
+  let isPlain = 1;
+  for (let k = k0; k < ops.length; k++) {
+    const o = ops[k]!;
+    if (o.kind === 'Int' || o.kind === 'Float') continue;
+    if (o.kind !== 'Name') {
+      isPlain = 0;
+      continue;
+    }
+    let u = expect;
+    if (u >= u1 || regs[useReg[u]!]!.name !== o.name) {
+      u = u0;
+      while (u < u1 && regs[useReg[u]!]!.name !== o.name) u++;
+    }
+    if (u === u1) isPlain = 0;
+    else {
+      expect = u + 1;
+      if (k < OPERAND_SLOTS) operandUse[at + k] = u;
+    }
+  }
+  return isPlain;
+}
+
 function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
   const rd = ctx.get(fn, reachingDefinitionsAnalysis);
   const t = rd.table;
@@ -243,7 +297,7 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
   const spaceList = SPACE_LIST;
   let addrs = 0;
   const addrSymbolL: (VariableSymbol | undefined)[] = [];
-  const { useStart, useReg, defStart } = t;
+  const { useStart, useReg, defStart, defReg } = t;
   for (let i = 0; i < n; i++) {
     const node = ins[i]!.node;
     let id = opcodeIds.get(node.opcode);
@@ -263,32 +317,18 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
       if (count === 1) guardUse[i] = u0;
     }
     const ops = node.operands;
-    if (ops[0]?.kind === 'Address') addressed[i] = 1;
-    let isPlain = 1;
-    // Where the next operand's register most likely is: the slots follow the operands (after the guard), and
-    // a name is one register's only, so a hit there is the scan's answer without comparing the names before
-    // it (a comparison of two names of one length reads their characters).
-    let expect = node.guard !== undefined ? u0 + 1 : u0;
-    for (let k = defStart[i + 1]! > defStart[i]! ? 1 : 0; k < ops.length; k++) {
-      const o = ops[k]!;
-      if (o.kind === 'Int' || o.kind === 'Float') continue;
-      if (o.kind === 'Address') addressed[i] = 1;
-      if (o.kind !== 'Name') {
-        isPlain = 0;
-        continue;
+    for (let k = 0; k < ops.length; k++) if (ops[k]!.kind === 'Address') addressed[i] = 1;
+    const k0 = defStart[i + 1]! > defStart[i]! ? 1 : 0;
+    // Where the next operand's register most likely is: the slots follow the operands (after the guard).
+    const expect = node.guard !== undefined ? u0 + 1 : u0;
+    if (namesInSlotOrder(ops, k0, expect, u1, useReg, defReg, defStart[i]!, defStart[i + 1]!)) {
+      for (let k = k0, u = expect; k < ops.length && k < OPERAND_SLOTS; k++) {
+        if (ops[k]!.kind === 'Name') operandUse[i * OPERAND_SLOTS + k] = u++;
       }
-      let u = expect;
-      if (u >= u1 || regs[useReg[u]!]!.name !== o.name) {
-        u = u0;
-        while (u < u1 && regs[useReg[u]!]!.name !== o.name) u++;
-      }
-      if (u === u1) isPlain = 0;
-      else {
-        expect = u + 1;
-        if (k < OPERAND_SLOTS) operandUse[i * OPERAND_SLOTS + k] = u;
-      }
+      plain[i] = 1;
+    } else {
+      plain[i] = matchOperands(ops, k0, expect, u0, u1, regs, useReg, operandUse, i * OPERAND_SLOTS);
     }
-    plain[i] = isPlain;
 
     // Data type and named spaces, from the modifiers.
     const mods = node.modifiers;
