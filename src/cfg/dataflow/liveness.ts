@@ -1,4 +1,4 @@
-// Register liveness (backward, on the one solver): live-in and live-out of
+// Register liveness (backward, on the one solver's gen/kill form): live-in and live-out of
 // every block, what is live before and after each instruction, and register
 // pressure.
 //
@@ -19,12 +19,12 @@
 // or returned) can be live at a block boundary, so only they take bits in
 // the solver's bit sets; pressure is counted in one backward walk per block
 // over a dense flag array.
-import type { BasicBlock } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
+import { keepCompiled } from '../keep-compiled.js';
 import type { FunctionModel, RegisterSymbol } from '../symbols.js';
 import { AnalysisBudgetExceeded, MAX_BITSET_WORDS } from '../budget.js';
-import { BitPool, bitsetLattice, bitWords, flatten, registerTableAnalysis, type RegisterTable } from './reaching-definitions.js';
-import { solve } from './solver.js';
+import { bitWords, registerTableAnalysis, type RegisterTable } from './reaching-definitions.js';
+import { solveBits } from './solver.js';
 
 export interface PressurePeak {
   /** The peak value. */
@@ -148,31 +148,15 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
       }
     }
   }
-  const pool = new BitPool(words, 4 * cfg.blocks.length);
-  const lattice = bitsetLattice(pool);
-  const solved = solve(cfg, {
-    site: 'liveness', direction: 'backward',
-    boundary: () => {
-      const b = pool.alloc();
-      for (const r of returned) {
-        const k = compact[r]!;
-        b[k >>> 5]! |= 1 << (k & 31);
-      }
-      return b;
-    },
-    initial: lattice.initial,
-    join: lattice.join,
-    equals: lattice.equals,
-    transfer: (block: BasicBlock, input: Uint32Array) => {
-      const out = pool.alloc();
-      const base = block.id * words;
-      for (let w = 0; w < words; w++) out[w] = useSet[base + w]! | (input[w]! & ~defSet[base + w]!);
-      return out;
-    },
-  });
-  const liveInFlat = flatten(solved.atStart, words);
-  const liveOutFlat = flatten(solved.atEnd, words);
-  pool.release();
+  // The returned registers are live at the exit.
+  const boundary = new Uint32Array(words);
+  for (const r of returned) {
+    const k = compact[r]!;
+    boundary[k >>> 5]! |= 1 << (k & 31);
+  }
+  const solved = solveBits(cfg, { direction: 'backward', words, boundary, gen: useSet, kill: defSet });
+  const liveInFlat = solved.atStart;
+  const liveOutFlat = solved.atEnd;
   const liveInOf = (b: number): Uint32Array => liveInFlat.subarray(b * words, (b + 1) * words);
   const liveOutOf = (b: number): Uint32Array => liveOutFlat.subarray(b * words, (b + 1) * words);
 
@@ -284,6 +268,8 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   touched.length = 0;
   const peak = { registers: peakRegs, slots32: peakSlots, predicates: peakPreds };
   PEAKS.set(fn, peak);
+  // (The pressure walk's closures, run for every instruction: their compiled code kept from function to function.)
+  keepCompiled('liveness', note, add);
 
   const liveAfter = (ins: number): number[] => {
     const block = cfg.blocks[cfg.blockOf[ins]!]!;

@@ -1,4 +1,5 @@
-// Reaching definitions and def-use chains over registers, on the one solver.
+// Reaching definitions and def-use chains over registers, on the one solver
+// (its gen/kill form, `solveBits`).
 //
 // A definition is an (instruction, register) write, or the register's entry
 // value (a `.func` parameter, or whatever an undefined register holds), which
@@ -19,12 +20,12 @@
 // directly: its reads see that write. Only the other registers' definitions
 // take bits in the solver's per-block bit sets.
 import type * as A from '../../parser/ast.js';
-import type { BasicBlock } from '../builder.js';
 import { AnalysisBudgetExceeded, MAX_BITSET_WORDS, MAX_DEF_USE_PAIRS } from '../budget.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
+import { keepCompiled } from '../keep-compiled.js';
 import { typeBytes, type FunctionModel, type RegisterSymbol } from '../symbols.js';
 import { effects } from './effects.js';
-import { solve } from './solver.js';
+import { solveBits } from './solver.js';
 import { IntBuffer } from './int-buffer.js';
 
 /** The instruction of an entry definition (parameter or undefined value). */
@@ -269,13 +270,6 @@ export function bitsetLattice(pool: BitPool): {
   };
 }
 
-/** The bit sets of every block, one after another in one array. */
-export function flatten(sets: readonly Uint32Array[], words: number): Uint32Array {
-  const flat = new Uint32Array(sets.length * words);
-  for (let b = 0; b < sets.length; b++) flat.set(sets[b]!, b * words);
-  return flat;
-}
-
 // ---------------------------------------------------------------- reaching definitions
 
 export interface ReachingDefinitions {
@@ -471,33 +465,17 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
       }
     }
   }
-  const pool = new BitPool(words, 4 * cfg.blocks.length);
-  const lattice = bitsetLattice(pool);
+  // The entry definitions of the registers that take bits reach the entry block.
+  const boundary = new Uint32Array(words);
+  for (let r = 0; r < R; r++) {
+    if (simple[r] === 1) continue;
+    const x = bitOfDef[regBase[r]!]!;
+    boundary[x >>> 5]! |= 1 << (x & 31);
+  }
   const result = bits === 0
-    ? { atStart: cfg.blocks.map(() => EMPTY), visits: 0 }
-    : solve(cfg, {
-      site: 'reaching-definitions', direction: 'forward',
-      boundary: () => {
-        const b = pool.alloc();
-        for (let r = 0; r < R; r++) {
-          if (simple[r] === 1) continue;
-          const x = bitOfDef[regBase[r]!]!;
-          b[x >>> 5]! |= 1 << (x & 31);
-        }
-        return b;
-      },
-      initial: lattice.initial,
-      join: lattice.join,
-      equals: lattice.equals,
-      transfer: (block: BasicBlock, input: Uint32Array) => {
-        const out = pool.alloc();
-        const base = block.id * words;
-        for (let w = 0; w < words; w++) out[w] = gen[base + w]! | (input[w]! & ~kill[base + w]!);
-        return out;
-      },
-    });
-  const atBlockStart = flatten(result.atStart, words);
-  pool.release();
+    ? { atStart: EMPTY, visits: 0 }
+    : solveBits(cfg, { direction: 'forward', words, boundary, gen, kill });
+  const atBlockStart = result.atStart;
 
   // Per use slot, the reaching definitions (slots are numbered in
   // instruction order and blocks are contiguous ranges in order).
@@ -506,7 +484,7 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
   const state = new Uint32Array(words);
   for (const block of cfg.blocks) {
     if (block.start === block.end) continue;
-    state.set(result.atStart[block.id]!);
+    for (let w = 0, at = block.id * words; w < words; w++) state[w] = atBlockStart[at + w]!;
     for (let i = block.start; i < block.end; i++) {
       for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
         rdStart[s] = rd.length;
@@ -524,6 +502,8 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
     }
   }
   rdStart[U] = rd.length;
+  // (The walk's one closure, run for every instruction: its compiled code kept from function to function.)
+  keepCompiled('reaching-definitions', apply);
   const rdDef = rd.take();
 
   // The inverse: use slots of each definition.

@@ -15,6 +15,11 @@
 // narrower and none wider; the findings of every bench module the same).
 // Affine forms sweep: their symbols are numbered in visiting order, and their
 // facts were made and tested in that order.
+//
+// `solveBits` is the same solver (the same worklist, by rank) for a gen/kill
+// problem over bit sets (reaching definitions, liveness): every block's sets
+// in two flat arrays updated in place, instead of a set made per visit and a
+// lattice's closures called per block.
 import type { BasicBlock, Cfg } from '../builder.js';
 import { keepCompiled } from '../keep-compiled.js';
 
@@ -48,29 +53,94 @@ export interface DataflowResult<S> {
 
 /** Blocks in reverse post-order from the entry; unreachable blocks after, in id order. */
 export function reversePostOrder(cfg: Cfg): number[] {
+  const n = cfg.blocks.length;
   const order: number[] = [];
-  const seen = new Uint8Array(cfg.blocks.length);
-  if (cfg.blocks.length > 0) {
-    const stack: [number, number][] = [[0, 0]];
+  const seen = new Uint8Array(n);
+  if (n > 0) {
+    // The depth-first stack as two columns (a block, its next successor to try): no pair made per block.
+    const stackBlock = new Int32Array(n);
+    const stackNext = new Int32Array(n);
+    let depth = 1;
     seen[0] = 1;
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      const succs = cfg.blocks[top[0]]!.succs;
-      if (top[1] < succs.length) {
-        const s = succs[top[1]++]!;
+    while (depth > 0) {
+      const top = depth - 1;
+      const succs = cfg.blocks[stackBlock[top]!]!.succs;
+      if (stackNext[top]! < succs.length) {
+        const s = succs[stackNext[top]!++]!;
         if (s !== cfg.exit && seen[s] === 0) {
           seen[s] = 1;
-          stack.push([s, 0]);
+          stackBlock[depth] = s;
+          stackNext[depth] = 0;
+          depth++;
         }
       } else {
-        order.push(top[0]);
-        stack.pop();
+        order.push(stackBlock[top]!);
+        depth--;
       }
     }
   }
   order.reverse();
   for (const b of cfg.blocks) if (seen[b.id] === 0) order.push(b.id);
   return order;
+}
+
+/** The pending blocks of one solve, and the order they are taken in. Every block starts pending; `next`
+ *  takes one, `changed` makes the blocks after it (in the problem's direction) pending again. A class, not
+ *  closures made per solve: its code is compiled once for every solve (see keep-compiled.ts). */
+class Worklist {
+  readonly order: number[];
+  readonly rank: Int32Array;
+  /** Visits of each block so far (by id), the one `next` took included. */
+  readonly visitsOf: Int32Array;
+  // Pending blocks by rank: always process the next pending one at or after
+  // the cursor, wrapping around, so each pass over them is linear in the block
+  // count. By rank, the cursor moves back to a block made pending before it
+  // (no pending block then lies before the cursor, and it never wraps).
+  private readonly pendingRank: Uint8Array;
+  private pendingCount: number;
+  private cursor = 0;
+  visits = 0;
+
+  constructor(private readonly cfg: Cfg, private readonly forward: boolean, private readonly leastRank: boolean) {
+    const n = cfg.blocks.length;
+    const rpo = reversePostOrder(cfg);
+    this.order = forward ? rpo : rpo.reverse();
+    this.rank = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.rank[this.order[i]!] = i;
+    this.visitsOf = new Int32Array(n);
+    this.pendingRank = new Uint8Array(n).fill(1);
+    this.pendingCount = n;
+  }
+
+  /** The next block to visit, or -1 when none is pending. */
+  next(): number {
+    if (this.pendingCount === 0) return -1;
+    const pending = this.pendingRank;
+    const n = pending.length;
+    let cursor = this.cursor;
+    while (pending[cursor] === 0) cursor = cursor + 1 === n ? 0 : cursor + 1;
+    pending[cursor] = 0;
+    this.cursor = cursor;
+    this.pendingCount--;
+    this.visits++;
+    const id = this.order[cursor]!;
+    this.visitsOf[id]!++;
+    return id;
+  }
+
+  /** The fact after `block` changed (or was set for the first time): the blocks it flows into are pending. */
+  changed(block: BasicBlock): void {
+    const exit = this.cfg.exit;
+    for (const t of this.forward ? block.succs : block.preds) {
+      if (t === exit) continue;
+      const r = this.rank[t]!;
+      if (this.pendingRank[r] === 0) {
+        this.pendingRank[r] = 1;
+        this.pendingCount++;
+        if (this.leastRank && r < this.cursor) this.cursor = r;
+      }
+    }
+  }
 }
 
 export function solve<S>(cfg: Cfg, problem: DataflowProblem<S>): DataflowResult<S> {
@@ -82,53 +152,79 @@ export function solve<S>(cfg: Cfg, problem: DataflowProblem<S>): DataflowResult<
     input[i] = problem.initial();
     output[i] = problem.initial();
   }
-  const rpo = reversePostOrder(cfg);
-  const order = forward ? rpo : rpo.slice().reverse();
-  const rank = new Int32Array(n);
-  order.forEach((b, i) => { rank[b] = i; });
-  const visitsOf = new Int32Array(n);
-  // Pending blocks by rank: always process the next pending one at or after
-  // the cursor, wrapping around, so each pass over them is linear in the block
-  // count. By rank, the cursor moves back to a block made pending before it
-  // (no pending block then lies before the cursor, and it never wraps).
-  const pendingRank = new Uint8Array(n).fill(1);
-  let pendingCount = n;
-  let cursor = 0;
-  const leastRank = problem.sweep !== true;
-  let visits = 0;
-  const sources = (b: BasicBlock): readonly number[] => (forward ? b.preds : b.succs);
-  const targets = (b: BasicBlock): readonly number[] => (forward ? b.succs : b.preds);
-  while (pendingCount > 0) {
-    while (pendingRank[cursor] === 0) cursor = cursor + 1 === n ? 0 : cursor + 1;
-    pendingRank[cursor] = 0;
-    pendingCount--;
-    const id = order[cursor]!;
-    visits++;
+  const work = new Worklist(cfg, forward, problem.sweep !== true);
+  for (let id = work.next(); id >= 0; id = work.next()) {
     const block = cfg.blocks[id]!;
     let fact: S | undefined;
     const isBoundary = forward ? id === 0 : block.succs.includes(cfg.exit);
     if (isBoundary) fact = problem.boundary();
-    for (const s of sources(block)) {
+    for (const s of forward ? block.preds : block.succs) {
       if (s === cfg.exit) continue;
       fact = fact === undefined ? output[s]! : problem.join(fact, output[s]!);
     }
     input[id] = fact ?? problem.initial();
     let next = problem.transfer(block, input[id]!);
-    visitsOf[id]!++;
-    if (problem.widen !== undefined) next = problem.widen(output[id]!, next, visitsOf[id]!);
-    if (!problem.equals(next, output[id]!) || visitsOf[id] === 1) {
+    const visits = work.visitsOf[id]!;
+    if (problem.widen !== undefined) next = problem.widen(output[id]!, next, visits);
+    if (!problem.equals(next, output[id]!) || visits === 1) {
       output[id] = next;
-      for (const t of targets(block)) {
-        if (t === cfg.exit) continue;
-        const r = rank[t]!;
-        if (pendingRank[r] === 0) {
-          pendingRank[r] = 1;
-          pendingCount++;
-          if (leastRank && r < cursor) cursor = r;
-        }
-      }
+      work.changed(block);
     }
   }
   if (problem.site !== undefined) keepCompiled(problem.site, problem);
+  const visits = work.visits;
+  return forward ? { atStart: input, atEnd: output, visits } : { atStart: output, atEnd: input, visits };
+}
+
+/** A gen/kill problem over bit sets (reaching definitions, liveness): the union of the facts flowing in, and
+ *  a block's transfer out = gen | (in & ~kill). Block b's sets are words [b * words, (b + 1) * words) of one
+ *  flat array each. */
+export interface BitProblem {
+  readonly direction: 'forward' | 'backward';
+  readonly words: number;
+  /** The set entering the entry block (forward) or leaving to the exit (backward). */
+  readonly boundary: Uint32Array;
+  readonly gen: Uint32Array;
+  readonly kill: Uint32Array;
+}
+
+export interface BitResult {
+  /** Sets at each block's start and end (program order), flat; block b's at [b * words, (b + 1) * words). */
+  readonly atStart: Uint32Array;
+  readonly atEnd: Uint32Array;
+  readonly visits: number;
+}
+
+/** `solve` for a gen/kill problem (the same visits in the same order, so the same fixpoint and count), on two
+ *  flat arrays updated in place: no set is made per visit, nor copied into a flat table afterwards. */
+export function solveBits(cfg: Cfg, problem: BitProblem): BitResult {
+  const forward = problem.direction === 'forward';
+  const { words, boundary, gen, kill } = problem;
+  const size = cfg.blocks.length * words;
+  const input = new Uint32Array(size);
+  const output = new Uint32Array(size);
+  const work = new Worklist(cfg, forward, true);
+  for (let id = work.next(); id >= 0; id = work.next()) {
+    const block = cfg.blocks[id]!;
+    const base = id * words;
+    const isBoundary = forward ? id === 0 : block.succs.includes(cfg.exit);
+    for (let w = 0; w < words; w++) input[base + w] = isBoundary ? boundary[w]! : 0;
+    for (const s of forward ? block.preds : block.succs) {
+      if (s === cfg.exit) continue;
+      const from = s * words;
+      for (let w = 0; w < words; w++) input[base + w]! |= output[from + w]!;
+    }
+    let changed = work.visitsOf[id] === 1;
+    for (let w = 0; w < words; w++) {
+      // (Unsigned, as the array holds it: a set bit 31 makes the expression negative.)
+      const x = (gen[base + w]! | (input[base + w]! & ~kill[base + w]!)) >>> 0;
+      if (x !== output[base + w]) {
+        output[base + w] = x;
+        changed = true;
+      }
+    }
+    if (changed) work.changed(block);
+  }
+  const visits = work.visits;
   return forward ? { atStart: input, atEnd: output, visits } : { atStart: output, atEnd: input, visits };
 }
