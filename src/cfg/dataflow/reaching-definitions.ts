@@ -87,7 +87,8 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
     }
     defStart[i] = defs.length;
     const d0 = defs.length;
-    const guarded = ins.node.guard !== undefined;
+    // (Only a write asks about the guard: reading the instruction's syntax node is a cache miss on a large module.)
+    const guarded = e.defs.length !== 0 && ins.node.guard !== undefined;
     for (const r of e.defs) {
       if (defs.has(d0, r.id)) continue;
       defs.push(r.id);
