@@ -44,9 +44,9 @@ import type * as A from '../../parser/ast.js';
 import type { BasicBlock, Cfg } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { LoopForest } from '../loops.js';
-import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type SymbolRef, type VariableSymbol } from '../symbols.js';
+import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type VariableSymbol } from '../symbols.js';
 import type { SregVariance } from '../../parser/isa/sregs.js';
-import { effects } from './effects.js';
+import { effects, type Effects } from './effects.js';
 import { solve, type DataflowResult } from './solver.js';
 
 // ================================================================ forms
@@ -736,12 +736,17 @@ const MODIFIER_FLAGS: ReadonlyMap<string, number> = new Map([
 function immediate64(e: A.Expression): number | undefined | null {
   let neg = false;
   let x = e;
-  while (x.kind === 'Unary' && (x.op === '-' || x.op === '+')) {
-    if (x.op === '-') neg = !neg;
-    x = x.arg;
+  // (`kind` read once per node: see compileSrc.)
+  let kind = x.kind;
+  while (kind === 'Unary') {
+    const op = (x as A.UnaryExpr).op;
+    if (op !== '-' && op !== '+') return null;
+    if (op === '-') neg = !neg;
+    x = (x as A.UnaryExpr).arg;
+    kind = x.kind;
   }
-  if (x.kind !== 'Int') return null;
-  const v = x.value;
+  if (kind !== 'Int') return null;
+  const v = (x as A.IntExpr).value;
   // Most immediates are small and non-negative: read without BigInt arithmetic (which allocates).
   if (v >= 0n && v <= MAX_SAFE_BIG) {
     const n = Number(v);
@@ -757,10 +762,6 @@ const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 interface CompileState {
   n: number;
   readonly regs: Src[];
-  /** The registers the instruction being compiled reads and writes: a name
-   *  found there needs no symbol-table lookup. */
-  known: readonly RegisterSymbol[];
-  knownDefs: readonly RegisterSymbol[];
 }
 
 const IMMS = new Map<number | undefined, Src>();
@@ -777,52 +778,51 @@ function immSrc(value: number | undefined): Src {
 const TYPE_LISTS = new Map<string, readonly string[]>();
 const INT_TYPES = new Map<string, IntType>();
 
-function compileSrc(fn: FunctionModel, e: A.Expression, slots: CompileState): Src {
-  const imm = immediate64(e);
-  if (imm !== null) return immSrc(imm);
-  switch (e.kind) {
+/** A register's one source object in the function. */
+function regSrc(reg: RegisterSymbol, slots: CompileState): Src {
+  let r = slots.regs[reg.id];
+  if (r === undefined) {
+    r = { k: 'reg', reg };
+    slots.regs[reg.id] = r;
+  }
+  return r;
+}
+
+/** The source of operand `e`, whose `kind` the caller read. (An operand's `kind` is read once: operands come in a
+ *  dozen shapes, so every read of it is a megamorphic property load, a stub-cache lookup as costly as the rest of
+ *  compiling the operand; the compiler does not merge two of them.) */
+function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind'], fx: Effects, slots: CompileState): Src {
+  switch (kind) {
+    case 'Int': case 'Unary': {
+      const imm = immediate64(e);
+      return imm !== null ? immSrc(imm) : { k: 'expr', e };
+    }
     case 'Name': {
-      let s: SymbolRef | undefined;
-      // (Index loops: no iterator objects, whatever the tier the code runs in.)
-      const { known, knownDefs } = slots;
-      if (e.component === undefined) {
-        // (The first match: every name of one instruction resolves in its one scope, so equal names are one
-        // register.)
-        const name = e.name;
-        for (let i = 0; i < known.length; i++) {
-          if (known[i]!.name === name) {
-            s = known[i];
-            break;
-          }
-        }
-        if (s === undefined) {
-          for (let i = 0; i < knownDefs.length; i++) {
-            if (knownDefs[i]!.name === name) {
-              s = knownDefs[i];
-              break;
-            }
-          }
-        }
+      const name = e as A.NameExpr;
+      if (name.component === undefined) {
+        // The registers the instruction reads and writes: a name found there needs no symbol-table lookup. (The
+        // first match: every name of one instruction resolves in its one scope, so equal names are one register.
+        // Index loops: no iterator objects, whatever the tier the code runs in.)
+        const known = fx.uses;
+        const knownDefs = fx.defs;
+        const text = name.name;
+        for (let i = 0; i < known.length; i++) if (known[i]!.name === text) return regSrc(known[i]!, slots);
+        for (let i = 0; i < knownDefs.length; i++) if (knownDefs[i]!.name === text) return regSrc(knownDefs[i]!, slots);
       }
-      s ??= fn.resolve(e);
-      if (s?.kind === 'register') {
-        let r = slots.regs[s.id];
-        if (r === undefined) {
-          r = { k: 'reg', reg: s };
-          slots.regs[s.id] = r;
-        }
-        return r;
-      }
+      const s = fn.resolve(name);
+      if (s?.kind === 'register') return regSrc(s, slots);
       if (s?.kind === 'variable') return { k: 'var', variable: s, slot: slots.n++ };
-      if (s?.kind === 'sreg') return s.name === 'WARP_SZ' ? immSrc(32) : { k: 'sreg', name: s.name, component: e.component, variance: s.spec.variance, slot: slots.n++ };
+      if (s?.kind === 'sreg') return s.name === 'WARP_SZ' ? immSrc(32) : { k: 'sreg', name: s.name, component: name.component, variance: s.spec.variance, slot: slots.n++ };
       return { k: 'expr', e };
     }
     case 'Binary': {
-      if (e.op !== '+' && e.op !== '-') return { k: 'expr', e };
-      const off = immediate64(e.right);
+      const b = e as A.BinaryExpr;
+      if (b.op !== '+' && b.op !== '-') return { k: 'expr', e };
+      const off = immediate64(b.right);
       if (off === null || off === undefined) return { k: 'expr', e };
-      const base = compileSrc(fn, e.left, slots);
-      return base.k === 'reg' || base.k === 'var' ? { k: 'sum', base, offset: e.op === '+' ? off : -off } : { k: 'expr', e };
+      const left = b.left;
+      const base = compileSrc(fn, left, left.kind, fx, slots);
+      return base.k === 'reg' || base.k === 'var' ? { k: 'sum', base, offset: b.op === '+' ? off : -off } : { k: 'expr', e };
     }
     default:
       return { k: 'expr', e };
@@ -839,7 +839,19 @@ interface ModifierInfo {
 /** By modifier list: the fast parser gives instructions with the same modifiers one shared list. */
 const MODIFIER_INFO = new WeakMap<readonly string[], ModifierInfo>();
 
+/** The last list asked about, and its answer: runs of instructions share one (a weak map's lookup hashes the key). */
+let lastMods: readonly string[] | undefined;
+let lastInfo: ModifierInfo | undefined;
+
 function modifierInfo(mods: readonly string[]): ModifierInfo {
+  if (mods === lastMods) return lastInfo!;
+  const info = modifierInfoOf(mods);
+  lastMods = mods;
+  lastInfo = info;
+  return info;
+}
+
+function modifierInfoOf(mods: readonly string[]): ModifierInfo {
   const hit = MODIFIER_INFO.get(mods);
   if (hit !== undefined) return hit;
   let types: readonly string[] = typeModifiers(mods);
@@ -867,35 +879,43 @@ function modifierInfo(mods: readonly string[]): ModifierInfo {
 
 function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const writtenParams = new Set<VariableSymbol>();
-  const slots: CompileState = { n: 0, regs: new Array<Src>(fn.registers.length), known: [], knownDefs: [] };
-  const srcs: Src[] = [];
+  const slots: CompileState = { n: 0, regs: new Array<Src>(fn.registers.length) };
   const list = fn.instructions;
+  // The sources' list made at its length (one per operand) and filled by index: `push` was a call of the generic
+  // builtin for every operand, a tenth of compiling.
+  let operands = 0;
+  for (let n = 0; n < list.length; n++) operands += list[n]!.node.operands.length;
+  const srcs = new Array<Src>(operands);
+  let at = 0;
   // (A loop filling a list made at its length, not `map` with a closure.)
   const ins = new Array<CompiledIns>(list.length);
   for (let n = 0; n < list.length; n++) {
     const i = list[n]!;
     const node = i.node;
+    // (The instruction's registers travel as an argument: kept in the compile state, they were two stores per
+    // instruction through the write barrier.)
     const fx = effects(fn, i);
-    slots.known = fx.uses;
-    slots.knownDefs = fx.defs;
     const mods = modifierInfo(node.modifiers);
     let flags = mods.flags;
     const ops = node.operands;
-    if (ops.length > 0 && ops[0]!.kind === 'Name') flags |= NAMED_DEST;
     if (PURE.has(node.opcode) || (node.opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
-    const srcAt = srcs.length;
+    const srcAt = at;
     // The first bracketed operand (`addressOperand`), found in the same walk.
     let first: A.AddressExpr | undefined;
     for (let k = 0; k < ops.length; k++) {
       const o = ops[k]!;
-      if (o.kind === 'Address') {
-        first ??= o;
-        srcs.push(NONE);
+      // (Each operand's `kind` read once: see compileSrc.)
+      const kind = o.kind;
+      if (k === 0 && kind === 'Name') flags |= NAMED_DEST;
+      if (kind === 'Address') {
+        first ??= o as A.AddressExpr;
+        srcs[at++] = NONE;
       } else {
-        srcs.push(o.kind === 'Vector' || o.kind === 'PredPair' || o.kind === 'List' ? NONE : compileSrc(fn, o, slots));
+        srcs[at++] = kind === 'Vector' || kind === 'PredPair' || kind === 'List' ? NONE : compileSrc(fn, o, kind, fx, slots);
       }
     }
-    const address = first === undefined || first.elements.length !== 1 ? undefined : compileSrc(fn, first.elements[0]!, slots);
+    const only = first === undefined || first.elements.length !== 1 ? undefined : first.elements[0]!;
+    const address = only === undefined ? undefined : compileSrc(fn, only, only.kind, fx, slots);
     if (node.opcode === 'st' && (flags & PARAM) !== 0 && address !== undefined) {
       const base = address.k === 'sum' ? address.base : address;
       if (base.k === 'var') writtenParams.add(base.variable);
