@@ -84,11 +84,40 @@ export function reversePostOrder(cfg: Cfg): number[] {
   return order;
 }
 
+/** A visiting order and each block's rank in it. */
+interface Order {
+  readonly order: readonly number[];
+  readonly rank: Int32Array;
+}
+
+/** Per CFG, its forward and backward visiting orders, made at the first solve that needs each: a function's
+ *  analyses solve over one CFG six times or more, and each made the same depth-first walk anew. Kept as long as
+ *  the CFG (read-only; the solves' mutable state is their own). */
+const ORDERS = new WeakMap<Cfg, { forward?: Order; backward?: Order }>();
+
+function orderOf(cfg: Cfg, forward: boolean): Order {
+  let both = ORDERS.get(cfg);
+  if (both === undefined) {
+    both = {};
+    ORDERS.set(cfg, both);
+  }
+  const hit = forward ? both.forward : both.backward;
+  if (hit !== undefined) return hit;
+  const rpo = reversePostOrder(cfg);
+  const order = forward ? rpo : rpo.reverse();
+  const rank = new Int32Array(order.length);
+  for (let i = 0; i < order.length; i++) rank[order[i]!] = i;
+  const made: Order = { order, rank };
+  if (forward) both.forward = made;
+  else both.backward = made;
+  return made;
+}
+
 /** The pending blocks of one solve, and the order they are taken in. Every block starts pending; `next`
  *  takes one, `changed` makes the blocks after it (in the problem's direction) pending again. A class, not
  *  closures made per solve: its code is compiled once for every solve (see keep-compiled.ts). */
 class Worklist {
-  readonly order: number[];
+  readonly order: readonly number[];
   readonly rank: Int32Array;
   /** Visits of each block so far (by id), the one `next` took included. */
   readonly visitsOf: Int32Array;
@@ -103,10 +132,7 @@ class Worklist {
 
   constructor(private readonly cfg: Cfg, private readonly forward: boolean, private readonly leastRank: boolean) {
     const n = cfg.blocks.length;
-    const rpo = reversePostOrder(cfg);
-    this.order = forward ? rpo : rpo.reverse();
-    this.rank = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.rank[this.order[i]!] = i;
+    ({ order: this.order, rank: this.rank } = orderOf(cfg, forward));
     this.visitsOf = new Int32Array(n);
     this.pendingRank = new Uint8Array(n).fill(1);
     this.pendingCount = n;
