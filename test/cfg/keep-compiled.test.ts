@@ -20,7 +20,8 @@ describe('kept compiled closures', () => {
       ctx.ranges(fn);
       ctx.liveness(fn);
     }
-    // Uniformity's solver and its dataflow problem, ranges', liveness', reaching definitions'.
+    // Uniformity's inner functions, the solver problems of ranges and affine forms, liveness' and reaching
+    // definitions' per-instruction functions.
     expect(keptSites()).toBeGreaterThanOrEqual(4);
     const r = analyzeText(text, 'block-reduce.ptx');
     expect(r.report?.outcomes.length).toBe(100);
