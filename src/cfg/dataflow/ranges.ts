@@ -35,7 +35,7 @@ import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.
 import {
   addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, NAMED_DEST, pvEmpty,
   pvEquals, pvGet, pvMerge, pvSetMany, pow2, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
-  type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
+  srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve } from './solver.js';
 
@@ -640,9 +640,9 @@ class RangeEngine {
     // (The syntax tree is read last and least: each node, list and operand read there is a cache miss,
     // and they made this function a tenth of the analysis's time in a profile. Float comparisons and
     // comparisons of no integer register end before it.)
-    if (c.opcode !== 'setp' || c.ty === undefined || this.operand(c, 3) !== undefined) return NO_CONDS;
-    const x = this.operand(c, 1);
-    const y = this.operand(c, 2);
+    if (c.opcode !== 'setp' || c.ty === undefined || srcOf(this.code, c, 3) !== undefined) return NO_CONDS;
+    const x = srcOf(this.code, c, 1);
+    const y = srcOf(this.code, c, 2);
     if (x === undefined || y === undefined) return NO_CONDS;
     const rx = this.condReg(x);
     const ry = this.condReg(y);
@@ -662,7 +662,7 @@ class RangeEngine {
     if (cond === undefined) return NO_CONDS;
     // p, and q of `p|q` (the negation). A destination compiled to a register is a name (a pair compiles to
     // no source), and its def is the one of that name.
-    const d = this.operand(c, 0)!;
+    const d = srcOf(this.code, c, 0)!;
     if (d.k === 'reg') {
       const p = defNamed(c, d.reg.name);
       return p === undefined ? NO_CONDS : [[p.id, cond]];
@@ -778,18 +778,8 @@ class RangeEngine {
     return this.value(c, c.opcode, w, c.ty?.signed ?? false);
   }
 
-  /** Operand k's source, undefined past the last operand (srcOf's answer), read without the syntax tree: an
-   *  instruction's sources lie in order in `srcs`, one per operand, so they end where the next instruction's
-   *  start. (srcOf reads the operand count from the tree's node, a cache miss per operand the walk evaluates:
-   *  a tenth of the analysis's time in a profile.) */
-  private operand(c: CompiledIns, k: number): Src | undefined {
-    const code = this.code;
-    const next = code.ins[c.index + 1];
-    return c.srcAt + k < (next === undefined ? code.srcs.length : next.srcAt) ? code.srcs[c.srcAt + k] : undefined;
-  }
-
   private ev(c: CompiledIns, k: number, w: number): Iv {
-    const s = this.operand(c, k);
+    const s = srcOf(this.code, c, k);
     return s === undefined ? undefined : this.src(s, w);
   }
 

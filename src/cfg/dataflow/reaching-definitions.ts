@@ -149,16 +149,6 @@ export function bitWords(bits: number): number {
   return (bits + 31) >>> 5;
 }
 
-function orInto(a: Uint32Array, b: Uint32Array): void {
-  for (let i = 0; i < a.length; i++) a[i]! |= b[i]!;
-}
-
-function sameBits(a: Uint32Array, b: Uint32Array): boolean {
-  if (a === b) return true;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** Clears bits [from, to). */
 function clearRange(a: Uint32Array, from: number, to: number): void {
   if (from >= to) return;
@@ -205,71 +195,6 @@ function collectRange(a: Uint32Array, from: number, to: number, map: Int32Array,
 }
 
 const EMPTY = new Uint32Array(0);
-
-/** Bit sets of one size carved out of large chunks: the solver makes a few
- *  per block visit, and one typed array (with its own buffer) each would cost
- *  more than the work on them. */
-export class BitPool {
-  private chunk: Uint32Array;
-  private used = 0;
-  private readonly chunkWords: number;
-  /** `expected`: about how many sets will be asked for (a few per block). */
-  constructor(readonly words: number, expected = 64) {
-    this.chunkWords = Math.max(words * Math.min(Math.max(expected, 16), 4096), 64);
-    this.chunk = words === 0 ? EMPTY : new Uint32Array(this.chunkWords);
-  }
-  /** A zeroed bit set. */
-  alloc(): Uint32Array {
-    const w = this.words;
-    if (w === 0) return EMPTY;
-    if (this.used + w > this.chunk.length) {
-      this.chunk = new Uint32Array(this.chunkWords);
-      this.used = 0;
-    }
-    const v = this.chunk.subarray(this.used, this.used + w);
-    this.used += w;
-    return v;
-  }
-  copy(src: Uint32Array): Uint32Array {
-    const v = this.alloc();
-    v.set(src);
-    return v;
-  }
-  /** Drops the current chunk (sets handed out stay valid), so a pool that
-   *  outlives its solve holds no memory. */
-  release(): void {
-    this.chunk = EMPTY;
-    this.used = 0;
-  }
-}
-
-/** Union lattice over bit sets from a pool. The solver's join shares its
- *  first input with a predecessor's output, so the first join of a block
- *  copies; later joins of the same block reuse that copy. The initial (empty)
- *  set is one set for every block: the solver asks for two per block, and
- *  nothing writes into a set it did not make (joins write their own copy,
- *  transfers a new set). */
-export function bitsetLattice(pool: BitPool): {
-  initial: () => Uint32Array;
-  join: (a: Uint32Array, b: Uint32Array) => Uint32Array;
-  equals: (a: Uint32Array, b: Uint32Array) => boolean;
-} {
-  let owned: Uint32Array | undefined;
-  let empty: Uint32Array | undefined;
-  return {
-    initial: () => (empty ??= pool.alloc()),
-    join: (a, b) => {
-      let r = a;
-      if (r !== owned) {
-        r = pool.copy(a);
-        owned = r;
-      }
-      orInto(r, b);
-      return r;
-    },
-    equals: sameBits,
-  };
-}
 
 // ---------------------------------------------------------------- reaching definitions
 
