@@ -78,17 +78,25 @@ function isNoreturnCall(fn: FunctionModel, model: ModuleModel | undefined, ins: 
   return decl?.directives.some((d) => d.name === '.noreturn') ?? false;
 }
 
+/** A block's successors while they are found (one list for every block). */
+const SUCCS: number[] = [];
+
+/** No labels: the list of a block that none starts (most blocks; one shared list, not one each). */
+const NO_LABELS: readonly string[] = [];
+
 /** Builds the CFG of one function. */
 export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
-  const n = fn.instructions.length;
+  const instructions = fn.instructions;
+  const n = instructions.length;
   const leader = new Uint8Array(n + 1);
   leader[0] = 1;
   // Labels of `.branchtargets`/`.calltargets`/`.callprototype` name tables, not code.
   const codeLabels = fn.labels.filter((l) => l.directive === undefined);
   for (const l of codeLabels) leader[l.target] = 1;
-  for (const ins of fn.instructions) {
-    const op = ins.node.opcode;
-    if (op === 'bra' || op === 'brx' || TERMINATES.has(op) || isNoreturnCall(fn, model, ins.node)) leader[ins.index + 1] = 1;
+  for (let i = 0; i < n; i++) {
+    const node = instructions[i]!.node;
+    const op = node.opcode;
+    if (op === 'bra' || op === 'brx' || TERMINATES.has(op) || (op === 'call' && isNoreturnCall(fn, model, node))) leader[i + 1] = 1;
   }
   // A label at the very end starts an (empty) block only when something names it.
   const endLabels = codeLabels.filter((l) => l.target === n);
@@ -103,57 +111,73 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
     if (list === undefined) labelsAt.set(l.target, [l.name]);
     else list.push(l.name);
   }
-  const blocks: { -readonly [K in keyof BasicBlock]: BasicBlock[K] }[] = starts.map((start, id) => {
-    const end = id + 1 < starts.length ? starts[id + 1]! : n;
-    for (let i = start; i < end; i++) blockOf[i] = id;
-    const labels = labelsAt.get(start) ?? [];
-    return { id, labels, start, end, succs: [], preds: [], reachable: false };
-  });
-  const exit = blocks.length;
-  const kinds = new Map<number, EdgeKind>();
+  const B = starts.length;
+  const exit = B;
+  // Each block's successors (at most one branch's targets and a fall-through) and the edges' kinds, found
+  // first and counted, so that every edge list is made once at its size (lists grown by `push` from empty
+  // each held room for 17 entries, and a part keeps every function's graph).
+  const succOf: number[][] = new Array<number[]>(B);
+  const predCount = new Int32Array(B);
+  const exitFrom = new Uint8Array(B);
+  // Edges taken by a branch, by `from*(exit+1)+to` key; an edge to the exit is an exit edge, any other a
+  // fall-through.
+  const branches = new Set<number>();
   const key = (a: number, b: number): number => a * (exit + 1) + b;
-  const addEdge = (from: number, to: number, kind: EdgeKind): void => {
-    const b = blocks[from]!;
-    if (!b.succs.includes(to)) {
-      b.succs.push(to);
-      if (to !== exit) blocks[to]!.preds.push(from);
-      kinds.set(key(from, to), kind);
-    }
-  };
-  const blockAt = (index: number): number => (index >= n ? blocks.length - 1 : blockOf[index]!);
+  const blockAt = (index: number): number => (index >= n ? B - 1 : blockOf[index]!);
   const unresolvedTargets: FlatInstruction[] = [];
-
-  for (const b of blocks) {
-    if (b.start === b.end) {
+  for (let id = 0; id < B; id++) {
+    const end = id + 1 < B ? starts[id + 1]! : n;
+    blockOf.fill(id, starts[id]!, end);
+  }
+  for (let id = 0; id < B; id++) {
+    const start = starts[id]!;
+    const end = id + 1 < B ? starts[id + 1]! : n;
+    // (Collected in a scratch list, then copied at their count.)
+    const succs = SUCCS;
+    succs.length = 0;
+    const addEdge = (to: number, branch: boolean): void => {
+      if (succs.includes(to)) return;
+      succs.push(to);
+      if (to === exit) exitFrom[id] = 1;
+      else {
+        predCount[to]!++;
+        if (branch) branches.add(key(id, to));
+      }
+    };
+    if (start === end) {
       // Empty block at the end of the body: falls off the function.
-      addEdge(b.id, exit, 'exit');
+      addEdge(exit, false);
+      succOf[id] = succs.slice();
       continue;
     }
-    const last = fn.instructions[b.end - 1]!;
+    const last = instructions[end - 1]!;
     const op = last.node.opcode;
     const guarded = last.node.guard !== undefined;
-    const fallsThrough = (): void => {
-      if (b.end < n || endLabels.length > 0) addEdge(b.id, blockAt(b.end), 'fallthrough');
-      else addEdge(b.id, exit, 'exit'); // falls off the end (F061 judges it)
-    };
+    // Falls through to the next block, or off the end (F061 judges it).
+    const fallsThrough = (): void => addEdge(end < n || endLabels.length > 0 ? blockAt(end) : exit, false);
     if (op === 'bra' || op === 'brx') {
       const targets = branchTargets(fn, last);
       if (targets === undefined) unresolvedTargets.push(last);
-      for (const t of targets ?? []) addEdge(b.id, blockAt(t.target), 'branch');
+      for (const t of targets ?? []) addEdge(blockAt(t.target), true);
       if (guarded || targets === undefined) fallsThrough();
-    } else if (TERMINATES.has(op) || isNoreturnCall(fn, model, last.node)) {
-      addEdge(b.id, exit, 'exit');
+    } else if (TERMINATES.has(op) || (op === 'call' && isNoreturnCall(fn, model, last.node))) {
+      addEdge(exit, false);
       if (guarded) fallsThrough();
     } else {
       fallsThrough();
     }
+    succOf[id] = succs.slice();
   }
-
-  // Edge lists of their exact size: grown by `push` from empty, each held room for 17 entries, and a part
-  // keeps every function's graph.
-  for (const b of blocks) {
-    b.succs = b.succs.slice();
-    b.preds = b.preds.slice();
+  const preds: number[][] = new Array<number[]>(B);
+  for (let id = 0; id < B; id++) preds[id] = new Array<number>(predCount[id]!);
+  const fill = predCount.fill(0);
+  const blocks = new Array<{ -readonly [K in keyof BasicBlock]: BasicBlock[K] }>(B);
+  for (let id = 0; id < B; id++) {
+    const succs = succOf[id]!;
+    // (In order of the edges added, as the edges' `push` made them.)
+    for (const to of succs) if (to !== exit) preds[to]![fill[to]!++] = id;
+    const start = starts[id]!;
+    blocks[id] = { id, labels: labelsAt.get(start) ?? NO_LABELS, start, end: id + 1 < B ? starts[id + 1]! : n, succs, preds: preds[id]!, reachable: false };
   }
 
   // Reachability from the entry.
@@ -167,6 +191,6 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
   }
   return {
     fn, blocks, exit, blockOf, unresolvedTargets,
-    edgeKind: (from, to) => kinds.get(key(from, to)) ?? 'fallthrough',
+    edgeKind: (from, to) => (to === exit ? (exitFrom[from] === 1 ? 'exit' : 'fallthrough') : branches.has(key(from, to)) ? 'branch' : 'fallthrough'),
   };
 }
