@@ -44,7 +44,7 @@ import type * as A from '../../parser/ast.js';
 import type { BasicBlock, Cfg } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { LoopForest } from '../loops.js';
-import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type VariableSymbol } from '../symbols.js';
+import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type SregSymbol as ModelSreg, type VariableSymbol } from '../symbols.js';
 import type { SregVariance } from '../../parser/isa/sregs.js';
 import { effects, type Effects } from './effects.js';
 import { solve, type DataflowResult } from './solver.js';
@@ -598,37 +598,6 @@ export function immediate(e: A.Expression, w: number): number | undefined {
   return v === null || v === undefined ? undefined : wrapTo(v, w);
 }
 
-/** Registers live into some block: read before being written in it (a guarded
- *  write reads the old value). Only these travel in the block states. */
-function liveInRegisters(fn: FunctionModel, cfg: Cfg, ins: readonly CompiledIns[], keep: (r: RegisterSymbol) => boolean): LiveIn {
-  const n = fn.registers.length;
-  // -2: not followed; -1: not live-in (yet); else the position.
-  const index = new Int32Array(n);
-  for (const r of fn.registers) index[r.id] = keep(r) ? -1 : -2;
-  const regs: RegisterSymbol[] = [];
-  const stamp = new Int32Array(n).fill(-1);
-  for (const b of cfg.blocks) {
-    for (let i = b.start; i < b.end; i++) {
-      const c = ins[i]!;
-      for (const u of c.uses) {
-        if (stamp[u.id] !== b.id && index[u.id] === -1) {
-          index[u.id] = regs.length;
-          regs.push(u);
-        }
-      }
-      for (const d of c.defs) {
-        if (c.guard !== undefined && stamp[d.id] !== b.id && index[d.id] === -1) {
-          index[d.id] = regs.length;
-          regs.push(d);
-        }
-        stamp[d.id] = b.id;
-      }
-    }
-  }
-  for (let r = 0; r < n; r++) if (index[r]! < 0) index[r] = -1;
-  return { index, regs };
-}
-
 /** The first bracketed operand of a memory instruction (the `which`-th one when
  *  there are several, `cp.async [dst], [src]`), with a single element. */
 export function addressOperand(node: A.Instruction, which = 0): A.Expression | undefined {
@@ -670,6 +639,8 @@ export type Src =
   | { readonly k: 'sum'; readonly base: Src; readonly offset: number }
   /** Anything else, evaluated from the syntax tree. */
   | { readonly k: 'expr'; readonly e: A.Expression }
+  /** No value the analyses read: vectors, lists, bracketed operands (see `address`), and names of labels or
+   *  functions, unresolved names and float immediates (which both analyses evaluate to nothing). */
   | { readonly k: 'none' };
 
 /** Modifier flags of a compiled instruction. */
@@ -762,6 +733,10 @@ const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 interface CompileState {
   n: number;
   readonly regs: Src[];
+  /** One source per variable (and slot): what the analyses make of it depends on the variable only. */
+  readonly vars: Map<VariableSymbol, Src>;
+  /** One source per special register and component (and slot). */
+  readonly sregs: Map<string, Map<string | undefined, Src>>;
 }
 
 const IMMS = new Map<number | undefined, Src>();
@@ -788,6 +763,32 @@ function regSrc(reg: RegisterSymbol, slots: CompileState): Src {
   return r;
 }
 
+/** A variable's one source object in the function (its `slot` shared: both analyses' value of it is the
+ *  variable's, whatever the operand). */
+function varSrc(variable: VariableSymbol, slots: CompileState): Src {
+  let v = slots.vars.get(variable);
+  if (v === undefined) {
+    v = { k: 'var', variable, slot: slots.n++ };
+    slots.vars.set(variable, v);
+  }
+  return v;
+}
+
+/** A special register's one source object per component in the function (`%tid.x`: the symbol's key). */
+function sregSrc(s: ModelSreg, component: string | undefined, slots: CompileState): Src {
+  let byComponent = slots.sregs.get(s.name);
+  if (byComponent === undefined) {
+    byComponent = new Map();
+    slots.sregs.set(s.name, byComponent);
+  }
+  let v = byComponent.get(component);
+  if (v === undefined) {
+    v = { k: 'sreg', name: s.name, component, variance: s.spec.variance, slot: slots.n++ };
+    byComponent.set(component, v);
+  }
+  return v;
+}
+
 /** The source of operand `e`, whose `kind` the caller read. (An operand's `kind` is read once: operands come in a
  *  dozen shapes, so every read of it is a megamorphic property load, a stub-cache lookup as costly as the rest of
  *  compiling the operand; the compiler does not merge two of them.) */
@@ -810,11 +811,16 @@ function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind
         for (let i = 0; i < knownDefs.length; i++) if (knownDefs[i]!.name === text) return regSrc(knownDefs[i]!, slots);
       }
       const s = fn.resolve(name);
-      if (s?.kind === 'register') return regSrc(s, slots);
-      if (s?.kind === 'variable') return { k: 'var', variable: s, slot: slots.n++ };
-      if (s?.kind === 'sreg') return s.name === 'WARP_SZ' ? immSrc(32) : { k: 'sreg', name: s.name, component: name.component, variance: s.spec.variance, slot: slots.n++ };
-      return { k: 'expr', e };
+      if (s === undefined) return NONE;
+      switch (s.kind) {
+        case 'register': return regSrc(s, slots);
+        case 'variable': return varSrc(s, slots);
+        case 'sreg': return s.name === 'WARP_SZ' ? immSrc(32) : sregSrc(s, name.component, slots);
+        // Labels (branch targets: one operand in ten) and functions: no value either analysis reads.
+        default: return NONE;
+      }
     }
+    case 'Float': return NONE;
     case 'Binary': {
       const b = e as A.BinaryExpr;
       if (b.op !== '+' && b.op !== '-') return { k: 'expr', e };
@@ -877,9 +883,95 @@ function modifierInfoOf(mods: readonly string[]): ModifierInfo {
   return info;
 }
 
+/** What an instruction's opcode and modifiers say (its `types`, `ty`, and the flags of both): one object per
+ *  opcode and modifier list, shared by the instructions that have them. */
+interface OpInfo {
+  readonly opcode: string;
+  readonly types: readonly string[];
+  readonly ty: IntType | undefined;
+  readonly flags: number;
+}
+
+/** Per modifier list (see MODIFIER_INFO), per opcode. */
+const OP_INFO = new WeakMap<readonly string[], Map<string, OpInfo>>();
+
+/** The last answer of `opInfo`: runs of instructions share their opcode and modifiers. */
+let lastOp: OpInfo | undefined;
+let lastOpMods: readonly string[] | undefined;
+
+function opInfo(opcode: string, mods: readonly string[]): OpInfo {
+  if (mods === lastOpMods && lastOp!.opcode === opcode) return lastOp!;
+  let byOpcode = OP_INFO.get(mods);
+  if (byOpcode === undefined) {
+    byOpcode = new Map();
+    OP_INFO.set(mods, byOpcode);
+  }
+  let op = byOpcode.get(opcode);
+  if (op === undefined) {
+    const m = modifierInfo(mods);
+    let flags = m.flags;
+    if (PURE.has(opcode) || (opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
+    op = { opcode, types: m.types, ty: m.ty, flags };
+    byOpcode.set(opcode, op);
+  }
+  lastOp = op;
+  lastOpMods = mods;
+  return op;
+}
+
+/** Flags of a compiled instruction kept for its getters: its guard is a register (`uses[0]`: the model lists
+ *  the guard first among the uses), and negated. */
+const GUARDED = 1 << 16;
+const NEGATED = 1 << 17;
+
+/** A compiled instruction: what its opcode and modifiers say is one shared object (`op`), its guard the first
+ *  of its uses, so that each instruction keeps eight fields, not thirteen (the compiled instructions of a
+ *  function live as long as its facts: each field was 1.5 MB more for the collector to copy on a 9 MB
+ *  module). */
+class Compiled implements CompiledIns {
+  constructor(
+    readonly index: number,
+    readonly node: A.Instruction,
+    private readonly op: OpInfo,
+    readonly flags: number,
+    readonly defs: readonly RegisterSymbol[],
+    readonly uses: readonly RegisterSymbol[],
+    readonly srcAt: number,
+    readonly address: Src | undefined,
+  ) {}
+
+  get opcode(): string {
+    return this.op.opcode;
+  }
+
+  get types(): readonly string[] {
+    return this.op.types;
+  }
+
+  get ty(): IntType | undefined {
+    return this.op.ty;
+  }
+
+  get guard(): RegisterSymbol | undefined {
+    return (this.flags & GUARDED) !== 0 ? this.uses[0] : undefined;
+  }
+
+  get negated(): boolean {
+    return (this.flags & NEGATED) !== 0;
+  }
+}
+
+/** Whether the block states follow a register: integer and predicate scalars. */
+function followed(r: RegisterSymbol): boolean {
+  return r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred');
+}
+
+/** A register's live-in position not decided yet (see `compile`). */
+const UNSEEN = -3;
+
 function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const writtenParams = new Set<VariableSymbol>();
-  const slots: CompileState = { n: 0, regs: new Array<Src>(fn.registers.length) };
+  const slots: CompileState = { n: 0, regs: new Array<Src>(fn.registers.length), vars: new Map(), sregs: new Map() };
   const list = fn.instructions;
   // The sources' list made at its length (one per operand) and filled by index: `push` was a call of the generic
   // builtin for every operand, a tenth of compiling.
@@ -889,16 +981,27 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   let at = 0;
   // (A loop filling a list made at its length, not `map` with a closure.)
   const ins = new Array<CompiledIns>(list.length);
+  const offsets = new Int32Array(list.length + 1);
+  // The registers live into some block (read before being written in it; a guarded write reads the old value),
+  // found in the same walk: blocks cover the instructions in order. Per register: UNSEEN, -2 (not followed),
+  // -1 (not live-in yet), else its position; `stamp`, the block that last wrote it.
+  const nRegs = fn.registers.length;
+  const index = new Int32Array(nRegs).fill(UNSEEN);
+  const stamp = new Int32Array(nRegs).fill(-1);
+  const regs: RegisterSymbol[] = [];
+  const blockOf = cfg.blockOf;
+  let record = 0;
   for (let n = 0; n < list.length; n++) {
     const i = list[n]!;
     const node = i.node;
     // (The instruction's registers travel as an argument: kept in the compile state, they were two stores per
     // instruction through the write barrier.)
     const fx = effects(fn, i);
-    const mods = modifierInfo(node.modifiers);
-    let flags = mods.flags;
+    const uses = fx.uses;
+    const defs = fx.defs;
+    const op = opInfo(node.opcode, node.modifiers);
+    let flags = op.flags;
     const ops = node.operands;
-    if (PURE.has(node.opcode) || (node.opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
     const srcAt = at;
     // The first bracketed operand (`addressOperand`), found in the same walk.
     let first: A.AddressExpr | undefined;
@@ -916,20 +1019,47 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     }
     const only = first === undefined || first.elements.length !== 1 ? undefined : first.elements[0]!;
     const address = only === undefined ? undefined : compileSrc(fn, only, only.kind, fx, slots);
-    if (node.opcode === 'st' && (flags & PARAM) !== 0 && address !== undefined) {
+    if (op.opcode === 'st' && (flags & PARAM) !== 0 && address !== undefined) {
       const base = address.k === 'sum' ? address.base : address;
       if (base.k === 'var') writtenParams.add(base.variable);
     }
-    const g = node.guard === undefined ? undefined : fn.resolveGuard(node.guard);
-    ins[n] = {
-      index: i.index, node, opcode: node.opcode, types: mods.types, flags, defs: fx.defs, uses: fx.uses, srcAt, address, ty: mods.ty,
-      guard: g?.kind === 'register' ? g : undefined, negated: node.guard?.negated ?? false,
-    };
+    // A guard that is a register is the first use (the model lists it there, and nothing else of that name:
+    // every name of an instruction resolves in its one scope), which needs no symbol-table lookup.
+    const guard = node.guard;
+    if (guard !== undefined) {
+      if (uses.length !== 0 && uses[0]!.name === guard.predicate) flags |= GUARDED;
+      if (guard.negated) flags |= NEGATED;
+    }
+    ins[n] = new Compiled(i.index, node, op, flags, defs, uses, srcAt, address);
+    record += uses.length + defs.length;
+    offsets[n + 1] = record;
+    const b = blockOf[n]!;
+    for (let k = 0; k < uses.length; k++) {
+      const u = uses[k]!;
+      const id = u.id;
+      let x = index[id]!;
+      if (x === UNSEEN) x = index[id] = followed(u) ? -1 : -2;
+      if (x === -1 && stamp[id] !== b) {
+        index[id] = regs.length;
+        regs.push(u);
+      }
+    }
+    for (let k = 0; k < defs.length; k++) {
+      const d = defs[k]!;
+      const id = d.id;
+      if ((flags & GUARDED) !== 0 && stamp[id] !== b) {
+        let x = index[id]!;
+        if (x === UNSEEN) x = index[id] = followed(d) ? -1 : -2;
+        if (x === -1) {
+          index[id] = regs.length;
+          regs.push(d);
+        }
+      }
+      stamp[id] = b;
+    }
   }
-  const offsets = new Int32Array(ins.length + 1);
-  for (let i = 0; i < ins.length; i++) offsets[i + 1] = offsets[i]! + ins[i]!.uses.length + ins[i]!.defs.length;
-  const live = liveInRegisters(fn, cfg, ins, (r) => r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred'));
-  return { ins, srcs, writtenParams, slots: slots.n, offsets, live };
+  for (let r = 0; r < nRegs; r++) if (index[r]! < 0) index[r] = -1;
+  return { ins, srcs, writtenParams, slots: slots.n, offsets, live: { index, regs } };
 }
 
 /** The source of operand `k` of a compiled instruction; undefined past its last operand. Read without the

@@ -228,29 +228,32 @@ type Cmp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
 const NEGATE: Readonly<Record<Cmp, Cmp>> = { eq: 'ne', ne: 'eq', lt: 'ge', ge: 'lt', le: 'gt', gt: 'le' };
 const SWAP: Readonly<Record<Cmp, Cmp>> = { eq: 'eq', ne: 'ne', lt: 'gt', gt: 'lt', le: 'ge', ge: 'le' };
 
-/** A predicate's meaning: `reg cmp rhs` read signed/unsigned at width w. */
+/** What a setp writes into predicate `pred` (a register id): `reg cmp rhs` read signed/unsigned at width w,
+ *  rhs the register `rhsReg`, else the constant `value`. (One flat object: the right side as an object of its
+ *  own, and a pair per predicate, were three objects more per setp.) */
 interface Cond {
+  readonly pred: number;
   readonly reg: RegisterSymbol;
   readonly cmp: Cmp;
   readonly signed: boolean;
   readonly w: number;
-  readonly rhs: { readonly value: number } | { readonly reg: RegisterSymbol };
-  /** rhs's register, when it has one (read without an `in` test on rhs's two shapes). */
   readonly rhsReg: RegisterSymbol | undefined;
+  readonly value: number;
 }
 
-/** A condition as carried on an edge: registers by their state index. */
-interface EdgeCond {
+/** The conditions on a block's out-edges (`@%p bra`): on the edge to `to0`, `idx cmp0 rhs`, on the one to
+ *  `to1`, `idx cmp1 rhs` (-1: the exit, no condition); registers by their state index, rhs the entry `rhsIdx`,
+ *  else the constant `value`. One object per block, not a list of an edge and a condition per successor. */
+interface Edges {
+  readonly to0: number;
+  readonly cmp0: Cmp;
+  readonly to1: number;
+  readonly cmp1: Cmp;
   readonly idx: number;
-  readonly cmp: Cmp;
   readonly signed: boolean;
   readonly w: number;
-  readonly rhs: { readonly value: number } | { readonly idx: number };
-}
-
-interface Edge {
-  readonly to: number;
-  readonly cond: EdgeCond;
+  readonly rhsIdx: number;
+  readonly value: number;
 }
 
 /** `refine`'s answer when the comparison constrains nothing. */
@@ -279,24 +282,24 @@ function refine(x: Iv, xv: Interval, cmp: Cmp, r: Interval, w: number, signed: b
  *  scratch record (not a callback made per condition applied): applyCond is not re-entered. */
 const REFINED: { lhsSet: boolean; lhs: Iv; rhsSet: boolean; rhs: Iv } = { lhsSet: false, lhs: undefined, rhsSet: false, rhs: undefined };
 
-/** Applies `cond` (or its negation) to the two sides' ranges, into REFINED; false when infeasible. */
-function applyCond(c: { cmp: Cmp; signed: boolean; w: number }, truth: boolean, lhs: Iv, rhs: Iv, rhsIsReg: boolean): boolean {
+/** Applies `lhs cmp rhs` (read signed/unsigned at width w) to the two sides' ranges, into REFINED; false when
+ *  infeasible. */
+function applyCond(cmp: Cmp, signed: boolean, w: number, lhs: Iv, rhs: Iv, rhsIsReg: boolean): boolean {
   const out = REFINED;
   out.lhsSet = false;
   out.lhs = undefined;
   out.rhsSet = false;
   out.rhs = undefined;
-  const cmp = truth ? c.cmp : NEGATE[c.cmp];
-  const lv = view(lhs, c.w, c.signed);
-  const rv = view(rhs, c.w, c.signed);
-  const l = refine(lhs, lv, cmp, rv, c.w, c.signed);
+  const lv = view(lhs, w, signed);
+  const rv = view(rhs, w, signed);
+  const l = refine(lhs, lv, cmp, rv, w, signed);
   if (l === null) return false;
   if (l !== NO_CONSTRAINT) {
     out.lhsSet = true;
     out.lhs = l;
   }
   if (rhsIsReg) {
-    const r = refine(rhs, rv, SWAP[cmp], lv, c.w, c.signed);
+    const r = refine(rhs, rv, SWAP[cmp], lv, w, signed);
     if (r === null) return false;
     if (r !== NO_CONSTRAINT) {
       out.rhsSet = true;
@@ -336,8 +339,8 @@ function defNamed(c: CompiledIns, name: string): RegisterSymbol | undefined {
   return undefined;
 }
 
-type RangeFact = Fact<Interval, readonly Edge[]>;
-type RangeOut = BlockOut<Interval, readonly Edge[]>;
+type RangeFact = Fact<Interval, Edges>;
+type RangeOut = BlockOut<Interval, Edges>;
 
 /** joinFacts for the solver's fold over a block's predecessors, which joins its facts so far (`a`) with one
  *  predecessor's output (`b`, never a list: transfer, widen and the boundary make outputs or UNREACHED):
@@ -376,7 +379,10 @@ class Scratch {
   local: Iv[] = [];
   gen = 0;
   setpCache: (SetpConds | undefined)[] = [];
-  edgeCache: (readonly Edge[] | null | undefined)[] = [];
+  edgeCache: (Edges | null | undefined)[] = [];
+  /** Sort keys of the entries a block walk sets (see RangeEngine.sortSets). */
+  keys = new Float64Array(64);
+  readonly sortVals: Iv[] = [];
   /** The engine's lists of the block walk (see RangeEngine), counted there. */
   readonly touched: number[] = [];
   readonly condPreds: number[] = [];
@@ -402,7 +408,7 @@ class Scratch {
     // (Made at full length: growing a small array to a large index makes it a slow dictionary.)
     if (this.setpCache.length < instructions) this.setpCache = new Array<SetpConds | undefined>(Math.max(instructions, 2 * this.setpCache.length)).fill(undefined);
     else this.setpCache.fill(undefined, 0, instructions);
-    if (this.edgeCache.length < blocks) this.edgeCache = new Array<readonly Edge[] | null | undefined>(Math.max(blocks, 2 * this.edgeCache.length)).fill(undefined);
+    if (this.edgeCache.length < blocks) this.edgeCache = new Array<Edges | null | undefined>(Math.max(blocks, 2 * this.edgeCache.length)).fill(undefined);
     else this.edgeCache.fill(undefined, 0, blocks);
     return this;
   }
@@ -413,8 +419,8 @@ const SCRATCH = new Scratch();
 /** A register's width not read yet. */
 const WIDTH_UNSET = 255;
 
-/** The conditions a setp writes: (predicate register id, its meaning) pairs. */
-type SetpConds = readonly (readonly [number, Cond])[];
+/** The conditions a setp writes, one per predicate. */
+type SetpConds = readonly Cond[];
 
 const NO_CONDS: SetpConds = [];
 
@@ -435,7 +441,7 @@ class RangeEngine {
   /** The conditions each setp establishes (they depend on the instruction only). */
   private setpCache: (SetpConds | undefined)[] = [];
   /** Each block's out-edge conditions when they do not depend on the state (null: none). */
-  private edgeCache: (readonly Edge[] | null | undefined)[] = [];
+  private edgeCache: (Edges | null | undefined)[] = [];
   private widths = new Uint8Array(0);
   private stamp = new Int32Array(0);
   private local: Iv[] = [];
@@ -459,7 +465,7 @@ class RangeEngine {
   private readonly setIdx = SCRATCH.setIdx;
   private readonly setVal = SCRATCH.setVal;
   /** The out-edge conditions of the block `runBlock` ran last. */
-  private lastEdges: readonly Edge[] | undefined;
+  private lastEdges: Edges | undefined;
   /** Per instruction (from `offsets`): intervals of its uses, then of its defs, aligned with CompiledIns. */
   readonly records: Iv[];
   /** Instructions recorded (reachable). */
@@ -504,10 +510,10 @@ class RangeEngine {
       if (c.opcode !== 'setp') continue;
       const conds = this.conds(c);
       for (let j = 0; j < conds.length; j++) {
-        const cond = conds[j]![1];
+        const cond = conds[j]!;
         const k = this.live.index[cond.reg.id]!;
-        if (k < 0 || !('value' in cond.rhs)) continue;
-        const v = cond.rhs.value;
+        if (k < 0 || cond.rhsReg !== undefined) continue;
+        const v = cond.value;
         (lists[k] ??= []).push(v - 1, v + 0, v + 1); // (+ 0: no -0, as the set this was made with)
       }
     }
@@ -541,7 +547,7 @@ class RangeEngine {
     if (this.ovLhs === r.id) return this.ovLhsV;
     if (this.stamp[r.id] === this.scratch.gen) return this.local[r.id];
     const k = this.live.index[r.id]!;
-    return k >= 0 ? pvGet(this.input, k) : undefined;
+    return k >= 0 ? this.inputAt(k) : undefined;
   }
 
   private set(r: RegisterSymbol, v: Iv): void {
@@ -653,26 +659,43 @@ class RangeEngine {
     if (spec === undefined) return NO_CONDS;
     const ty = c.ty;
     const signed = ty.signed && spec.unsigned !== true;
-    let cond: Cond | undefined;
+    // `reg cmp rhs`: reg, cmp, rhsReg, value.
     const cx = condConst(x, ty.width, signed);
     const cy = condConst(y, ty.width, signed);
-    if (rx !== undefined && cy !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { value: cy }, rhsReg: undefined };
-    else if (ry !== undefined && cx !== undefined) cond = { reg: ry, cmp: SWAP[spec.cmp], signed, w: ty.width, rhs: { value: cx }, rhsReg: undefined };
-    else if (rx !== undefined && ry !== undefined) cond = { reg: rx, cmp: spec.cmp, signed, w: ty.width, rhs: { reg: ry }, rhsReg: ry };
-    if (cond === undefined) return NO_CONDS;
+    let reg: RegisterSymbol;
+    let cmp = spec.cmp;
+    let rhsReg: RegisterSymbol | undefined;
+    let value = 0;
+    if (rx !== undefined && cy !== undefined) {
+      reg = rx;
+      value = cy;
+    } else if (ry !== undefined && cx !== undefined) {
+      reg = ry;
+      cmp = SWAP[cmp];
+      value = cx;
+    } else if (rx !== undefined && ry !== undefined) {
+      reg = rx;
+      rhsReg = ry;
+    } else {
+      return NO_CONDS;
+    }
     // p, and q of `p|q` (the negation). A destination compiled to a register is a name (a pair compiles to
     // no source), and its def is the one of that name.
     const d = srcOf(this.code, c, 0)!;
+    let p: RegisterSymbol | undefined;
+    let q: RegisterSymbol | undefined;
     if (d.k === 'reg') {
-      const p = defNamed(c, d.reg.name);
-      return p === undefined ? NO_CONDS : [[p.id, cond]];
+      p = defNamed(c, d.reg.name);
+    } else {
+      const dst = c.node.operands[0]!;
+      p = predDef(c, dst.kind === 'PredPair' ? dst.first : dst);
+      q = dst.kind === 'PredPair' ? predDef(c, dst.second) : undefined;
     }
-    const dst = c.node.operands[0]!;
-    const p = predDef(c, dst.kind === 'PredPair' ? dst.first : dst);
-    const q = dst.kind === 'PredPair' ? predDef(c, dst.second) : undefined;
-    if (q === undefined) return p === undefined ? NO_CONDS : [[p.id, cond]];
-    const negated: Cond = { reg: cond.reg, cmp: NEGATE[cond.cmp], signed, w: cond.w, rhs: cond.rhs, rhsReg: cond.rhsReg };
-    return p === undefined ? [[q.id, negated]] : [[p.id, cond], [q.id, negated]];
+    const w = ty.width;
+    const pc: Cond | undefined = p === undefined ? undefined : { pred: p.id, reg, cmp, signed, w, rhsReg, value };
+    if (q === undefined) return pc === undefined ? NO_CONDS : [pc];
+    const qc: Cond = { pred: q.id, reg, cmp: NEGATE[cmp], signed, w, rhsReg, value };
+    return pc === undefined ? [qc] : [pc, qc];
   }
 
   /** An operand's register, when an integer scalar (a comparison of it says something). */
@@ -707,8 +730,8 @@ class RangeEngine {
     let infeasible = false;
     if (gc !== undefined) {
       const rhsReg = gc.rhsReg;
-      const rhs = rhsReg !== undefined ? this.get(rhsReg) : point((gc.rhs as { value: number }).value);
-      if (!applyCond(gc, !c.negated, this.get(gc.reg), rhs, rhsReg !== undefined)) infeasible = true;
+      const rhs = rhsReg !== undefined ? this.get(rhsReg) : point(gc.value);
+      if (!applyCond(c.negated ? NEGATE[gc.cmp] : gc.cmp, gc.signed, gc.w, this.get(gc.reg), rhs, rhsReg !== undefined)) infeasible = true;
       else this.overlayRefined(gc.reg.id, rhsReg?.id ?? -1);
     }
     // Each visit overwrites the record: the last one is at the fixpoint.
@@ -737,8 +760,8 @@ class RangeEngine {
       if (c.opcode === 'setp' && c.guard === undefined) {
         const conds = this.conds(c);
         for (let j = 0; j < conds.length; j++) {
-          this.condPreds[this.nConds] = conds[j]![0];
-          this.condVals[this.nConds++] = conds[j]![1];
+          this.condPreds[this.nConds] = conds[j]!.pred;
+          this.condVals[this.nConds++] = conds[j]!;
         }
       }
       for (let k = 0; k < nd; k++) rec[at + nu + k] = this.get(c.defs[k]!);
@@ -913,95 +936,178 @@ class RangeEngine {
     const idx = this.setIdx;
     const val = this.setVal;
     const index = this.live.index;
+    // First the entries the input refined over `input` (see refineArrival), then those written (which win).
     let n = 0;
+    if (this.inK0 >= 0) {
+      idx[n] = this.inK0;
+      val[n++] = this.inV0;
+    }
+    if (this.inK1 >= 0) {
+      idx[n] = this.inK1;
+      val[n++] = this.inV1;
+    }
+    let sorted = n < 2 || idx[0]! < idx[1]!;
     for (let j = 0; j < this.nTouched; j++) {
       const r = this.touched[j]!;
       const k = index[r]!;
-      if (k >= 0 && changed(input, k, this.local[r])) {
+      if (k >= 0 && this.inputChanged(k, this.local[r])) {
+        if (n > 0 && k <= idx[n - 1]!) sorted = false;
         idx[n] = k;
         val[n++] = this.local[r];
       }
     }
+    this.clearInput();
+    if (!sorted && n > 32 && n < 1048576) this.sortSets(n);
     const out = pvSetMany(input, idx, val, n);
     val.fill(undefined, 0, n);
     return out;
   }
 
+  /** Orders the first n entries of `setIdx` (distinct: one per register) and `setVal` by index. pvSetMany
+   *  sorts up to 32 entries itself, more with a list and a closure made per call (3 MB of a pass over
+   *  scan_reduce.ptx); here by a typed array of keys, index·2^20 + position, sorted in place. */
+  private sortSets(n: number): void {
+    const s = this.scratch;
+    if (s.keys.length < n) s.keys = new Float64Array(Math.max(n, 2 * s.keys.length));
+    const keys = s.keys;
+    const idx = this.setIdx;
+    const val = this.setVal;
+    for (let j = 0; j < n; j++) keys[j] = idx[j]! * 1048576 + j;
+    keys.subarray(0, n).sort();
+    const vals = s.sortVals;
+    for (let j = 0; j < n; j++) vals[j] = val[j];
+    for (let j = 0; j < n; j++) {
+      const from = keys[j]! % 1048576;
+      idx[j] = (keys[j]! - from) / 1048576;
+      val[j] = vals[from];
+    }
+    vals.fill(undefined, 0, n);
+  }
+
   /** `@%p bra L` with %p from a setp in this block: the condition on each edge. */
-  private branchEdges(block: BasicBlock): readonly Edge[] | undefined {
+  private branchEdges(block: BasicBlock): Edges | undefined {
     const hit = this.edgeCache[block.id];
     if (hit !== undefined) return hit ?? undefined;
-    const dynamic = { yes: false };
-    const edges = this.computeEdges(block, dynamic);
-    if (!dynamic.yes) this.edgeCache[block.id] = edges ?? null;
+    this.dynamicEdges = false;
+    const edges = this.computeEdges(block);
+    if (!this.dynamicEdges) this.edgeCache[block.id] = edges ?? null;
     return edges;
   }
 
-  private computeEdges(block: BasicBlock, dynamic: { yes: boolean }): readonly Edge[] | undefined {
+  /** Whether the last `computeEdges` read the state (a right side in no state entry): not cached then. */
+  private dynamicEdges = false;
+
+  private computeEdges(block: BasicBlock): Edges | undefined {
     if (block.end === block.start || block.succs.length !== 2) return undefined;
     const last = this.code.ins[block.end - 1]!;
     if (last.opcode !== 'bra') return undefined;
     const cond = this.guardCond(last);
     if (cond === undefined) return undefined;
-    const gc = { cond, truth: !last.negated };
-    const idx = this.live.index[gc.cond.reg.id]!;
-    let rhs: EdgeCond['rhs'];
-    if ('value' in gc.cond.rhs) rhs = gc.cond.rhs;
-    else {
-      const k = this.live.index[gc.cond.rhs.reg.id]!;
-      if (k >= 0) rhs = { idx: k };
+    const truth = !last.negated;
+    const idx = this.live.index[cond.reg.id]!;
+    let rhsIdx = -1;
+    let value = cond.value;
+    if (cond.rhsReg !== undefined) {
+      const k = this.live.index[cond.rhsReg.id]!;
+      if (k >= 0) rhsIdx = k;
       else {
-        dynamic.yes = true;
-        const v = this.get(gc.cond.rhs.reg);
+        this.dynamicEdges = true;
+        const v = this.get(cond.rhsReg);
         if (v === undefined || v.lo !== v.hi) return undefined;
-        rhs = { value: v.lo };
+        value = v.lo;
       }
     }
-    if (idx < 0 && !('idx' in rhs)) return undefined;
-    const edges: Edge[] = [];
-    for (let j = 0; j < block.succs.length; j++) {
-      const to = block.succs[j]!;
-      if (to === this.cfg.exit) continue;
-      const taken = this.cfg.edgeKind(block.id, to) === 'branch';
-      const cmp = taken === gc.truth ? gc.cond.cmp : NEGATE[gc.cond.cmp];
-      edges.push({ to, cond: { idx, cmp, signed: gc.cond.signed, w: gc.cond.w, rhs } });
-    }
-    return edges;
+    if (idx < 0 && rhsIdx < 0) return undefined;
+    // Each successor but the exit, in order, with the comparison that holds on its edge.
+    const exit = this.cfg.exit;
+    const s0 = block.succs[0]!;
+    const s1 = block.succs[1]!;
+    const cmp0 = (this.cfg.edgeKind(block.id, s0) === 'branch') === truth ? cond.cmp : NEGATE[cond.cmp];
+    const cmp1 = (this.cfg.edgeKind(block.id, s1) === 'branch') === truth ? cond.cmp : NEGATE[cond.cmp];
+    return { to0: s0 === exit ? -1 : s0, cmp0, to1: s1 === exit ? -1 : s1, cmp1, idx, signed: cond.signed, w: cond.w, rhsIdx, value };
   }
 
   /** A predecessor's state as it arrives at `block` (null: the edge cannot be taken). */
   private arriving(block: number, p: RangeOut): PVec<Interval> | null {
-    const edges = p.edges;
-    if (edges === undefined) return p.vec;
-    let c: EdgeCond | undefined;
-    for (let j = 0; j < edges.length && c === undefined; j++) if (edges[j]!.to === block) c = edges[j]!.cond;
-    if (c === undefined) return p.vec;
-    const lhs = c.idx >= 0 ? pvGet(p.vec, c.idx) : undefined;
-    const rhsIdx = 'idx' in c.rhs ? c.rhs.idx : -1;
-    const rhs = rhsIdx >= 0 ? pvGet(p.vec, rhsIdx) : point((c.rhs as { value: number }).value);
-    if (!applyCond(c, true, lhs, rhs, rhsIdx >= 0)) return null;
+    if (!this.refineArrival(block, p)) return null;
+    if (this.inK0 < 0 && this.inK1 < 0) return p.vec;
     // The refined sides, lhs then rhs (the later wins where they are one entry).
     const idx = this.setIdx;
     const val = this.setVal;
     let n = 0;
-    if (REFINED.lhsSet && c.idx >= 0) {
-      const v = fit(REFINED.lhs, this.width(this.live.regs[c.idx]!)) ?? UNKNOWN;
-      if (changed(p.vec, c.idx, v)) {
-        idx[n] = c.idx;
-        val[n++] = v;
+    if (this.inK0 >= 0) {
+      idx[n] = this.inK0;
+      val[n++] = this.inV0;
+    }
+    if (this.inK1 >= 0) {
+      idx[n] = this.inK1;
+      val[n++] = this.inV1;
+    }
+    this.clearInput();
+    const out = pvSetMany(p.vec, idx, val, n);
+    val.fill(undefined, 0, n);
+    return out;
+  }
+
+  /** The entries an out-edge's condition refines in a predecessor's state `p` as it arrives at `block`, into
+   *  `inK0`/`inV0` (its left side) and `inK1`/`inV1` (its right side, which wins where they are one entry);
+   *  false when the edge cannot be taken. */
+  private refineArrival(block: number, p: RangeOut): boolean {
+    this.clearInput();
+    const e = p.edges;
+    if (e === undefined) return true;
+    const cmp = e.to0 === block ? e.cmp0 : e.to1 === block ? e.cmp1 : undefined;
+    if (cmp === undefined) return true;
+    const vec = p.vec;
+    const lhs = e.idx >= 0 ? pvGet(vec, e.idx) : undefined;
+    const rhsIdx = e.rhsIdx;
+    const rhs = rhsIdx >= 0 ? pvGet(vec, rhsIdx) : point(e.value);
+    if (!applyCond(cmp, e.signed, e.w, lhs, rhs, rhsIdx >= 0)) return false;
+    if (REFINED.lhsSet && e.idx >= 0) {
+      const v = fit(REFINED.lhs, this.width(this.live.regs[e.idx]!)) ?? UNKNOWN;
+      if (changed(vec, e.idx, v)) {
+        this.inK0 = e.idx;
+        this.inV0 = v;
       }
     }
     if (REFINED.rhsSet && rhsIdx >= 0) {
       const v = fit(REFINED.rhs, this.width(this.live.regs[rhsIdx]!)) ?? UNKNOWN;
       // (Set even when unchanged where it is the lhs's entry: the later one wins.)
-      if (rhsIdx === c.idx ? n > 0 || changed(p.vec, rhsIdx, v) : changed(p.vec, rhsIdx, v)) {
-        idx[n] = rhsIdx;
-        val[n++] = v;
+      if (rhsIdx === e.idx ? this.inK0 >= 0 || changed(vec, rhsIdx, v) : changed(vec, rhsIdx, v)) {
+        this.inK1 = rhsIdx;
+        this.inV1 = v;
       }
     }
-    const out = pvSetMany(p.vec, idx, val, n);
-    val.fill(undefined, 0, n);
-    return out;
+    return true;
+  }
+
+  /** Entries of the block's input state that an edge condition refined, over `input` (see refineArrival): a
+   *  block with one predecessor runs on that predecessor's state as it is, and its output sets these entries
+   *  with those it writes, in one copy of the state's path instead of two (the refined input state was the
+   *  larger part of what the analysis allocated). -1: none. */
+  private inK0 = -1;
+  private inV0: Iv = undefined;
+  private inK1 = -1;
+  private inV1: Iv = undefined;
+
+  private clearInput(): void {
+    this.inK0 = -1;
+    this.inV0 = undefined;
+    this.inK1 = -1;
+    this.inV1 = undefined;
+  }
+
+  /** Entry k of the block's input state. */
+  private inputAt(k: number): Iv {
+    if (k === this.inK1) return this.inV1;
+    if (k === this.inK0) return this.inV0;
+    return pvGet(this.input, k);
+  }
+
+  /** Whether `v` is not what entry k of the block's input state holds (see `changed`). */
+  private inputChanged(k: number, v: Iv): boolean {
+    const old = this.inputAt(k);
+    return old !== v && (old === undefined || v === undefined || old.lo !== v.lo || old.hi !== v.hi);
   }
 
   /** A register not written yet on one path (reading it there is undefined)
@@ -1056,14 +1162,11 @@ class RangeEngine {
     this.local = s.local;
     this.setpCache = s.setpCache;
     this.edgeCache = s.edgeCache;
-    const edgesEqual = (a: readonly Edge[] | undefined, b: readonly Edge[] | undefined): boolean => {
+    const edgesEqual = (a: Edges | undefined, b: Edges | undefined): boolean => {
       if (a === b) return true;
-      if (a === undefined || b === undefined || a.length !== b.length) return false;
-      return a.every((x, k) => {
-        const y = b[k]!;
-        return x.to === y.to && x.cond.idx === y.cond.idx && x.cond.cmp === y.cond.cmp && x.cond.signed === y.cond.signed && x.cond.w === y.cond.w &&
-          ('idx' in x.cond.rhs ? 'idx' in y.cond.rhs && x.cond.rhs.idx === y.cond.rhs.idx : 'value' in y.cond.rhs && x.cond.rhs.value === y.cond.rhs.value);
-      });
+      if (a === undefined || b === undefined) return false;
+      return a.to0 === b.to0 && a.cmp0 === b.cmp0 && a.to1 === b.to1 && a.cmp1 === b.cmp1 && a.idx === b.idx && a.signed === b.signed &&
+        a.w === b.w && a.rhsIdx === b.rhsIdx && (a.rhsIdx >= 0 || a.value === b.value);
     };
     solve<RangeFact>(this.cfg, {
       site: 'ranges', direction: 'forward',
@@ -1075,10 +1178,16 @@ class RangeEngine {
         return edgesEqual(a.edges, b.edges) && pvEquals(a.vec, b.vec, ivEquals);
       },
       transfer: (block, input) => {
-        const vec = this.merge(block.id, input);
-        // Kept for the join points (where join symbols and induction variables live); every other block
-        // state can go. (Kept here, not merged again from the solver's inputs once it is done.)
-        if (block.preds.length + (block.id === 0 ? 1 : 0) >= 2) this.starts[block.id] = vec;
+        let vec: PVec<Interval> | undefined;
+        if (block.preds.length + (block.id === 0 ? 1 : 0) >= 2) {
+          vec = this.merge(block.id, input);
+          // Kept for the join points (where join symbols and induction variables live); every other block
+          // state can go. (Kept here, not merged again from the solver's inputs once it is done.)
+          this.starts[block.id] = vec;
+        } else if (input.tag === 'out') {
+          // One predecessor: its state, and the entries its edge's condition refines (runBlock sets them).
+          vec = this.refineArrival(block.id, input) ? input.vec : undefined;
+        }
         if (vec === undefined) return UNREACHED;
         const out = this.runBlock(block, vec);
         const edges = this.lastEdges;
