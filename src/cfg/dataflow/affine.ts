@@ -1110,6 +1110,31 @@ export interface AffineFacts {
   sameAddressSameThreadOnly(a: Access, b: Access, options?: OverlapOptions): boolean | undefined;
 }
 
+/** The block walk's scratch, by register id: `stamp[r]` is the walk that last wrote r, whose value is `local[r]`.
+ *  One pair for all engines, grown to the largest function (made per function, they were a tenth of what the
+ *  engine allocated); stamps are numbered across engines, so one engine's never match another's walks. */
+let WALK_STAMP = new Int32Array(0);
+let WALK_LOCAL: (Form | undefined)[] = [];
+let WALK = 0;
+
+function walkScratch(n: number): { stamp: Int32Array; local: (Form | undefined)[] } {
+  if (WALK_STAMP.length < n) {
+    const size = Math.max(n, 2 * WALK_STAMP.length);
+    WALK_STAMP = new Int32Array(size);
+    WALK_LOCAL = new Array<Form | undefined>(size).fill(undefined);
+  }
+  return { stamp: WALK_STAMP, local: WALK_LOCAL };
+}
+
+/** The number of a new block walk over `stamp` (never 0, the stamp of no walk). */
+function nextWalk(stamp: Int32Array): number {
+  if (WALK === 0x7fffffff) {
+    stamp.fill(0);
+    WALK = 0;
+  }
+  return ++WALK;
+}
+
 // Symbols made in bulk, with names built only when asked for.
 class DefSym implements DefSymbol {
   readonly kind = 'def';
@@ -1151,6 +1176,13 @@ class AffineEngine {
   readonly deps: (readonly number[])[] = [];
   /** Def symbols of pure operations. */
   readonly pure: boolean[] = [];
+  /** Per symbol, its kind as a small number (K_*): the passes after the fixpoint read it instead of `kind`, a
+   *  load from eight shapes of symbol object. */
+  private readonly kinds: number[] = [];
+  /** Per symbol, the instruction whose recorded reads it derives from (an opaque definition's value), else -1. */
+  private readonly recIns: number[] = [];
+  /** Marks of the loop whose header's joins `classify` looks at (for `invariantIn`). */
+  private inside: Uint8Array | undefined;
   private readonly symForms: Form[] = [];
   private readonly keyed = new Map<string, number>();
   private readonly defKeyed = new Map<number, number>();
@@ -1169,10 +1201,11 @@ class AffineEngine {
   /** Upper bounds of the block's dimensions (see blockBounds). */
   readonly block: readonly [number, number, number] | undefined;
   readonly blockExact: boolean;
-  private readonly initForms: (Form | undefined)[];
+  /** Entry values' forms by register id (few registers are read before a write). */
+  private readonly initForms = new Map<number, Form>();
   private readonly slotForms: (Form | undefined)[];
   private readonly follows: Uint8Array;
-  // Scratch for one block walk.
+  // Scratch for one block walk (shared by the engines: see `walkScratch`).
   private readonly stamp: Int32Array;
   private readonly local: (Form | undefined)[];
   private gen = 0;
@@ -1197,9 +1230,9 @@ class AffineEngine {
     this.live = this.code.live;
     this.empty = pvEmpty<Form>(this.live.regs.length);
     this.input = this.empty;
-    this.stamp = new Int32Array(this.nRegs).fill(-1);
-    this.local = new Array<Form | undefined>(this.nRegs);
-    this.initForms = new Array<Form | undefined>(this.nRegs);
+    const scratch = walkScratch(this.nRegs);
+    this.stamp = scratch.stamp;
+    this.local = scratch.local;
     this.records = new Array<Form | undefined>(this.code.offsets[fn.instructions.length]!);
     this.slotForms = new Array<Form | undefined>(this.code.slots);
     this.carriedAt = new Array<{ idx: number[]; forms: Form[] } | null | undefined>(this.cfg.blocks.length);
@@ -1213,10 +1246,12 @@ class AffineEngine {
 
   // ------------------------------------------------------------ symbols
 
-  private add(s: AffineSymbol, deps: readonly number[], pure: boolean): number {
+  private add(s: AffineSymbol, deps: readonly number[], pure: boolean, kind: number, ins = -1): number {
     this.symbols.push(s);
     this.deps.push(deps);
     this.pure.push(pure);
+    this.kinds.push(kind);
+    this.recIns.push(ins);
     return s.id;
   }
 
@@ -1229,25 +1264,57 @@ class AffineEngine {
     return f;
   }
 
-  private keyedSym(key: string, make: (id: number) => AffineSymbol, deps: readonly number[] = [], pure = false): number {
+  private keyedSym(key: string, kind: number, make: (id: number) => AffineSymbol): number {
     let id = this.keyed.get(key);
     if (id === undefined) {
-      id = this.add(make(this.symbols.length), deps, pure);
+      id = this.add(make(this.symbols.length), NO_DEPS, false, kind);
       this.keyed.set(key, id);
     }
     return id;
   }
 
+  /** Special-register symbols by name, then by component (x, y, z, none), in front of the keyed ones: every
+   *  operand slot asks once, and the key is a string made per call. */
+  private readonly sregIds = new Map<string, Int32Array>();
+
   sregSym(name: string, component: string | undefined, variance: SregVariance): number {
+    const dim = component === undefined ? 3 : component === 'x' ? 0 : component === 'y' ? 1 : component === 'z' ? 2 : -1;
+    if (dim < 0) return this.sregKeyed(name, component, variance);
+    let ids = this.sregIds.get(name);
+    if (ids === undefined) {
+      ids = new Int32Array(4).fill(-1);
+      this.sregIds.set(name, ids);
+    }
+    let id = ids[dim]!;
+    if (id < 0) {
+      id = this.sregKeyed(name, component, variance);
+      ids[dim] = id;
+    }
+    return id;
+  }
+
+  private sregKeyed(name: string, component: string | undefined, variance: SregVariance): number {
     const full = component === undefined ? name : `${name}.${component}`;
-    return this.keyedSym(`s:${full}`, (id) => ({
+    return this.keyedSym(`s:${full}`, K_SREG, (id) => ({
       kind: 'sreg', id, name: full, sreg: name, variance, threadDependent: false, uniform: undefined,
       ...(component !== undefined ? { component } : {}),
     }));
   }
 
+  /** Variable symbols by variable, in front of the keyed ones (as `sregIds`). */
+  private readonly varIds = new Map<VariableSymbol, number>();
+
   varSym(v: VariableSymbol): number {
-    return this.keyedSym(`v:${v.global ? 'g' : 'l'}:${v.name}`, (id) => ({ kind: 'var', id, name: `&${v.name}`, variable: v, threadDependent: false, uniform: undefined }));
+    let id = this.varIds.get(v);
+    if (id === undefined) {
+      id = this.varKeyed(v);
+      this.varIds.set(v, id);
+    }
+    return id;
+  }
+
+  private varKeyed(v: VariableSymbol): number {
+    return this.keyedSym(`v:${v.global ? 'g' : 'l'}:${v.name}`, K_VAR, (id) => ({ kind: 'var', id, name: `&${v.name}`, variable: v, threadDependent: false, uniform: undefined }));
   }
 
   /** Parameter symbols by variable and offset, in front of the keyed ones (every `ld.param` visit asks; the key
@@ -1263,7 +1330,7 @@ class AffineEngine {
     let id = byOffset.get(offset);
     if (id === undefined) {
       const name = offset === 0 ? `param(${v.name})` : `param(${v.name}+${offset})`;
-      id = this.keyedSym(`p:${v.name}:${offset}`, (n) => ({ kind: 'param', id: n, name, variable: v, offset, threadDependent: false, uniform: undefined }));
+      id = this.keyedSym(`p:${v.name}:${offset}`, K_PARAM, (n) => ({ kind: 'param', id: n, name, variable: v, offset, threadDependent: false, uniform: undefined }));
       byOffset.set(offset, id);
     }
     return id;
@@ -1274,7 +1341,7 @@ class AffineEngine {
     let id = this.keyed.get(key);
     if (id === undefined) {
       // (Its dependencies listed only when it is made.)
-      id = this.add(new ShrSym(this.symbols.length, of, shift, signed, width, this), symsOf([of]), true);
+      id = this.add(new ShrSym(this.symbols.length, of, shift, signed, width, this), symsOf([of]), true, K_SHR);
       this.keyed.set(key, id);
     }
     return id;
@@ -1284,7 +1351,7 @@ class AffineEngine {
     if (element === 0 && !guarded) {
       let id = this.firstDef[c.index]! - 1;
       if (id < 0) {
-        id = this.add(new DefSym(this.symbols.length, c, 0, false), NO_DEPS, pure);
+        id = this.add(new DefSym(this.symbols.length, c, 0, false), NO_DEPS, pure, K_DEF, c.index);
         this.firstDef[c.index] = id + 1;
       }
       return id;
@@ -1292,7 +1359,7 @@ class AffineEngine {
     const key = c.index * 32 + element * 2 + (guarded ? 1 : 0);
     let id = this.defKeyed.get(key);
     if (id === undefined) {
-      id = this.add(new DefSym(this.symbols.length, c, element, guarded), NO_DEPS, pure);
+      id = this.add(new DefSym(this.symbols.length, c, element, guarded), NO_DEPS, pure, K_DEF, guarded || element === PRODUCT ? -1 : c.index);
       this.defKeyed.set(key, id);
     }
     return id;
@@ -1302,7 +1369,7 @@ class AffineEngine {
     const key = (block * this.nRegs + reg.id) * 2 + (atEnd ? 1 : 0);
     let id = this.joinKeyed.get(key);
     if (id === undefined) {
-      id = this.add(new JoinSym(this.symbols.length, block, reg, atEnd), NO_DEPS, false);
+      id = this.add(new JoinSym(this.symbols.length, block, reg, atEnd), NO_DEPS, false, K_JOIN);
       this.joinKeyed.set(key, id);
       if (!atEnd) {
         const list = this.joinsAt.get(block);
@@ -1314,11 +1381,11 @@ class AffineEngine {
   }
 
   initForm(r: RegisterSymbol): Form {
-    let f = this.initForms[r.id];
+    let f = this.initForms.get(r.id);
     if (f === undefined) {
-      const id = this.add({ kind: 'init', id: this.symbols.length, name: `init(${r.name})`, register: r, threadDependent: false, uniform: undefined }, NO_DEPS, false);
+      const id = this.add({ kind: 'init', id: this.symbols.length, name: `init(${r.name})`, register: r, threadDependent: false, uniform: undefined }, NO_DEPS, false, K_INIT);
       f = this.form(id);
-      this.initForms[r.id] = f;
+      this.initForms.set(r.id, f);
     }
     return f;
   }
@@ -1536,9 +1603,12 @@ class AffineEngine {
     return { variable: s.variable, offset: f.c };
   }
 
+  /** Where the sources of the instruction `step` interprets end in `code.srcs` (see `srcOf`). */
+  private srcEnd = 0;
+
   private ev(c: CompiledIns, k: number, w: number): Form | undefined {
-    const s = srcOf(this.code, c, k);
-    return s === undefined ? undefined : this.src(s, w, this.read);
+    const at = c.srcAt + k;
+    return at < this.srcEnd ? this.src(this.code.srcs[at]!, w, this.read) : undefined;
   }
 
   /** The transfer rule of a single-destination instruction; undefined: opaque. */
@@ -1722,11 +1792,19 @@ class AffineEngine {
 
   /** Runs a block from `input`; returns the state at its end. */
   runBlock(block: BasicBlock, input: PVec<Form>): PVec<Form> {
-    this.gen++;
+    this.gen = nextWalk(this.stamp);
     this.input = input;
     this.nTouched = 0;
     const ins = this.code.ins;
-    for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
+    const nSrcs = this.code.srcs.length;
+    // (Each instruction's sources end where the next one's start: read once per instruction, not per operand.)
+    let next = ins[block.start];
+    for (let i = block.start; i < block.end; i++) {
+      const c = next!;
+      next = ins[i + 1];
+      this.srcEnd = next === undefined ? nSrcs : next.srcAt;
+      this.step(c);
+    }
     return pvSetTouched(input, this.touched, this.live.index, this.local, this.nTouched);
   }
 
@@ -1843,6 +1921,8 @@ class AffineEngine {
       },
     };
     this.result = solve(this.cfg, problem);
+    // (The shared walk scratch lets go of this function's forms.)
+    this.local.fill(undefined, 0, this.nRegs);
     this.classify();
     // The facts read the records only; the block states can go.
     this.result = undefined;
@@ -1855,17 +1935,17 @@ class AffineEngine {
     // The last loop a block heads.
     const headerLoop = new Int32Array(this.cfg.blocks.length).fill(-1);
     for (let i = 0; i < loops.length; i++) headerLoop[loops[i]!.header] = i;
-    // A loop's blocks, marked while its header's joins are classified (one list, not a set per header).
+    // A loop's blocks, marked while its header's joins are classified (one list, not a set per header; read by
+    // `invariantIn` too, instead of a search of the loop's blocks per symbol).
     const inside = new Uint8Array(this.cfg.blocks.length);
+    this.inside = inside;
     for (const [block, ids] of this.joinsAt) {
       const parts = partsOf(this.result!.atStart[block]!);
       const loop = headerLoop[block]!;
       let outside: boolean[] = [];
       if (loop >= 0) {
-        const blocks = loops[loop]!.blocks;
-        for (const b of blocks) inside[b] = 1;
+        for (const b of loops[loop]!.blocks) inside[b] = 1;
         outside = parts.map((p) => p.from === -1 || inside[p.from] === 0);
-        for (const b of blocks) inside[b] = 0;
       }
       for (const id of ids) {
         const s = this.symbols[id] as JoinSymbol;
@@ -1873,20 +1953,23 @@ class AffineEngine {
         const incoming = parts.map((p) => pvGet(p.vec, k) ?? this.initForm(s.register));
         this.deps[id] = symsOfExcept(incoming, id);
         if (loop < 0) continue;
-        const iv = this.inductionVariable(id, loop, outside, incoming);
+        const iv = this.inductionVariable(id, outside, incoming);
         if (iv !== undefined) {
           this.symbols[id] = {
             kind: 'iv', id, name: `iv(B${block},${s.register.name})`, block, loop, register: s.register, init: iv.init, step: iv.step,
             threadDependent: false, uniform: undefined, ...(isConstant(iv.step) ? { constStep: iv.step.c } : {}),
           };
+          this.kinds[id] = K_IV;
           this.deps[id] = symsOf([iv.init, iv.step]);
         }
       }
+      if (loop >= 0) for (const b of loops[loop]!.blocks) inside[b] = 0;
     }
+    this.inside = undefined;
     this.propagateFlags();
   }
 
-  private inductionVariable(id: number, loop: number, outside: readonly boolean[], incoming: readonly Form[]): { init: Form; step: Form } | undefined {
+  private inductionVariable(id: number, outside: readonly boolean[], incoming: readonly Form[]): { init: Form; step: Form } | undefined {
     let init: Form | undefined;
     let step: Form | undefined;
     for (let p = 0; p < incoming.length; p++) {
@@ -1902,73 +1985,78 @@ class AffineEngine {
       }
     }
     if (init === undefined || step === undefined || (isConstant(step) && step.c === 0)) return undefined;
-    if (!step.terms.every((t) => this.invariantIn(t.sym, loop, 0))) return undefined;
+    if (!step.terms.every((t) => this.invariantIn(t.sym, 0))) return undefined;
     return { init, step };
   }
 
-  /** Whether a symbol's value is fixed during one run of `loop`. */
-  private invariantIn(sym: number, loop: number, depth: number): boolean {
+  /** Whether a symbol's value is fixed during one run of the loop whose blocks `inside` marks. */
+  private invariantIn(sym: number, depth: number): boolean {
     const s = this.symbols[sym]!;
-    const blocks = this.loops.loops[loop]!.blocks;
+    const inside = this.inside!;
     switch (s.kind) {
-      case 'def': return !blocks.includes(this.cfg.blockOf[s.instruction]!);
-      case 'join': case 'iv': return !blocks.includes(s.block);
-      case 'shr': return depth < 8 && s.of.terms.every((t) => this.invariantIn(t.sym, loop, depth + 1));
+      // (`!== 1`: an instruction of no block, or no block, is outside.)
+      case 'def': return inside[this.cfg.blockOf[s.instruction]!] !== 1;
+      case 'join': case 'iv': return inside[s.block] !== 1;
+      case 'shr': return depth < 8 && s.of.terms.every((t) => this.invariantIn(t.sym, depth + 1));
       default: return true;
     }
   }
 
-  /** Calls `f` on each symbol symbol `i` derives from, until it returns true
-   *  (then true). An opaque definition derives from what its instruction
-   *  read (its record); others from their recorded dependencies. */
-  private eachDep(i: number, f: (d: number) => boolean): boolean {
-    const s = this.symbols[i]!;
-    if (s.kind === 'def' && !s.guarded && s.element !== PRODUCT) {
-      if (this.reached[s.instruction] === 0) return false;
-      const at = this.code.offsets[s.instruction]!;
-      const end = at + this.code.ins[s.instruction]!.uses.length;
-      for (let k = at; k < end; k++) {
-        const form = this.records[k];
-        if (form !== undefined) for (const t of form.terms) if (f(t.sym)) return true;
+  /** Each symbol's dependencies as compressed rows (`deps[start[i], start[i + 1])`): an opaque definition
+   *  derives from what its instruction read (its record); others from their recorded dependencies. */
+  private dependencyRows(): { start: Int32Array; deps: Int32Array } {
+    const n = this.symbols.length;
+    const start = new Int32Array(n + 1);
+    let deps: Int32Array = new Int32Array(2 * n + 16);
+    let len = 0;
+    const { offsets, ins } = this.code;
+    const records = this.records;
+    for (let i = 0; i < n; i++) {
+      start[i] = len;
+      const at = this.recIns[i]!;
+      if (at < 0) {
+        const list = this.deps[i]!;
+        if (len + list.length > deps.length) deps = grown(deps, len + list.length);
+        for (let k = 0; k < list.length; k++) deps[len++] = list[k]!;
+        continue;
       }
-      return false;
+      if (this.reached[at] === 0) continue;
+      const end = offsets[at]! + ins[at]!.uses.length;
+      for (let k = offsets[at]!; k < end; k++) {
+        const form = records[k];
+        if (form === undefined) continue;
+        const terms = form.terms;
+        if (len + terms.length > deps.length) deps = grown(deps, len + terms.length);
+        for (let t = 0; t < terms.length; t++) deps[len++] = terms[t]!.sym;
+      }
     }
-    for (const d of this.deps[i]!) if (f(d)) return true;
-    return false;
+    start[n] = len;
+    return { start, deps };
   }
 
   /** threadDependent (least fixpoint from %tid/%laneid/%lanemask) and uniform
    *  (greatest fixpoint over pure definitions of uniform values). */
   private propagateFlags(): void {
     const n = this.symbols.length;
-    // Each symbol's dependencies, as compressed rows, from one walk (one callback for all symbols, not a
-    // closure per symbol and walk).
-    const depStart = new Int32Array(n + 1);
-    const deps: number[] = [];
-    const collect = (d: number): boolean => {
-      deps.push(d);
-      return false;
-    };
-    for (let i = 0; i < n; i++) {
-      depStart[i] = deps.length;
-      this.eachDep(i, collect);
-    }
-    depStart[n] = deps.length;
+    const symbols = this.symbols;
+    const kinds = this.kinds;
+    const { start: depStart, deps } = this.dependencyRows();
     // Users of each symbol, as compressed rows.
     const start = new Int32Array(n + 1);
-    for (let k = 0; k < deps.length; k++) start[deps[k]! + 1]!++;
+    const nDeps = depStart[n]!;
+    for (let k = 0; k < nDeps; k++) start[deps[k]! + 1]!++;
     for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
     const fill = start.slice(0, n);
     const users = new Int32Array(start[n]!);
     for (let i = 0; i < n; i++) for (let k = depStart[i]!; k < depStart[i + 1]!; k++) users[fill[deps[k]!]!++] = i;
     const td = new Uint8Array(n);
     const work: number[] = [];
-    this.symbols.forEach((s, i) => {
-      if (s.kind === 'sreg' && THREAD_SREGS.has(s.sreg)) {
+    for (let i = 0; i < n; i++) {
+      if (kinds[i] === K_SREG && THREAD_SREGS.has((symbols[i] as SregSymbol).sreg)) {
         td[i] = 1;
         work.push(i);
       }
-    });
+    }
     while (work.length > 0) {
       const i = work.pop()!;
       for (let u = start[i]!; u < start[i + 1]!; u++) {
@@ -1982,16 +2070,19 @@ class AffineEngine {
     // uniform: 1 yes, 0 unknown, -1 no.
     const uni = new Int8Array(n);
     const candidate: number[] = [];
-    this.symbols.forEach((s, i) => {
+    for (let i = 0; i < n; i++) {
+      const kind = kinds[i]!;
       if (td[i] === 1) uni[i] = -1;
-      else if (s.kind === 'sreg') uni[i] = s.variance === 'cta' || s.variance === 'grid' ? 1 : 0;
-      else if (s.kind === 'var') uni[i] = 1;
-      else if (s.kind === 'param') uni[i] = this.fn.isEntry ? 1 : 0;
-      else if ((s.kind === 'def' || s.kind === 'shr') && this.pure[i]) {
+      else if (kind === K_SREG) {
+        const variance = (symbols[i] as SregSymbol).variance;
+        uni[i] = variance === 'cta' || variance === 'grid' ? 1 : 0;
+      } else if (kind === K_VAR) uni[i] = 1;
+      else if (kind === K_PARAM) uni[i] = this.fn.isEntry ? 1 : 0;
+      else if ((kind === K_DEF || kind === K_SHR) && this.pure[i]) {
         uni[i] = 1;
         candidate.push(i);
       }
-    });
+    }
     let changed = true;
     while (changed) {
       changed = false;
@@ -2006,12 +2097,43 @@ class AffineEngine {
         }
       }
     }
-    this.symbols.forEach((s, i) => {
-      const m = s as Mutable<AffineSymbol>;
-      m.threadDependent = td[i] === 1;
-      m.uniform = uni[i] === 1 ? true : uni[i] === -1 ? false : undefined;
-    });
+    // (The stores by kind: one store site for all eight shapes of symbol is a lookup per store.)
+    for (let i = 0; i < n; i++) {
+      const threadDependent = td[i] === 1;
+      const uniform = uni[i] === 1 ? true : uni[i] === -1 ? false : undefined;
+      const kind = kinds[i]!;
+      if (kind === K_DEF) {
+        const d = symbols[i] as DefSym;
+        d.threadDependent = threadDependent;
+        d.uniform = uniform;
+      } else if (kind === K_JOIN) {
+        const j = symbols[i] as JoinSym;
+        j.threadDependent = threadDependent;
+        j.uniform = uniform;
+      } else {
+        const m = symbols[i] as Mutable<AffineSymbol>;
+        m.threadDependent = threadDependent;
+        m.uniform = uniform;
+      }
+    }
   }
+}
+
+/** Symbol kinds as numbers (`AffineEngine.kinds`). */
+const K_SREG = 0;
+const K_VAR = 1;
+const K_PARAM = 2;
+const K_INIT = 3;
+const K_DEF = 4;
+const K_JOIN = 5;
+const K_IV = 6;
+const K_SHR = 7;
+
+/** A copy of `a` with room for at least `n` entries. */
+function grown(a: Int32Array, n: number): Int32Array {
+  const b = new Int32Array(Math.max(n, 2 * a.length));
+  b.set(a);
+  return b;
 }
 
 const NO_DEPS: readonly number[] = [];
