@@ -323,7 +323,7 @@ const PURE = new Set([
 
 // ================================================================ persistent vectors
 
-const BITS = 5;
+const BITS = 4;
 const WIDTH = 1 << BITS;
 const MASK = WIDTH - 1;
 
@@ -1173,14 +1173,14 @@ class ShrSym implements ShrSymbol {
 class AffineEngine {
   readonly symbols: AffineSymbol[] = [];
   /** Symbol ids a symbol's value derives from (for threadDependent/uniform). */
-  readonly deps: (readonly number[])[] = [];
-  /** Def symbols of pure operations. */
-  readonly pure: boolean[] = [];
-  /** Per symbol, its kind as a small number (K_*): the passes after the fixpoint read it instead of `kind`, a
-   *  load from eight shapes of symbol object. */
-  private readonly kinds: number[] = [];
-  /** Per symbol, the instruction whose recorded reads it derives from (an opaque definition's value), else -1. */
-  private readonly recIns: number[] = [];
+  /** Per symbol, META numbers from `META * id`: its kind (K_*) and whether pure (PURE_SYM), the instruction whose
+   *  recorded reads it derives from (an opaque definition's value) or -1, and where its recorded dependencies
+   *  (symbol ids) lie in `pool` (from, count). Numbers in one typed list, not a list each and a list of
+   *  dependencies per symbol: the passes after the fixpoint read these, not `kind`, a load from eight shapes of
+   *  symbol object. */
+  private meta: Int32Array;
+  private pool: Int32Array = new Int32Array(256);
+  private poolUsed = 0;
   /** Marks of the loop whose header's joins `classify` looks at (for `invariantIn`). */
   private inside: Uint8Array | undefined;
   private readonly symForms: Form[] = [];
@@ -1238,6 +1238,8 @@ class AffineEngine {
     this.carriedAt = new Array<{ idx: number[]; forms: Form[] } | null | undefined>(this.cfg.blocks.length);
     this.reached = new Uint8Array(fn.instructions.length);
     this.firstDef = new Int32Array(fn.instructions.length);
+    // (Room for about one symbol per instruction: most functions need no more.)
+    this.meta = new Int32Array(META * (fn.instructions.length + 16));
     const bounds = blockBounds(ctx, fn);
     this.block = bounds?.dims;
     this.blockExact = bounds?.exact ?? false;
@@ -1246,13 +1248,38 @@ class AffineEngine {
 
   // ------------------------------------------------------------ symbols
 
-  private add(s: AffineSymbol, deps: readonly number[], pure: boolean, kind: number, ins = -1): number {
+  private add(s: AffineSymbol, pure: boolean, kind: number, ins = -1): number {
+    const id = s.id;
     this.symbols.push(s);
-    this.deps.push(deps);
-    this.pure.push(pure);
-    this.kinds.push(kind);
-    this.recIns.push(ins);
-    return s.id;
+    if (this.meta.length < META * (id + 1)) this.meta = grown(this.meta, META * (id + 1));
+    const m = META * id;
+    this.meta[m] = kind | (pure ? PURE_SYM : 0);
+    this.meta[m + 1] = ins;
+    this.meta[m + 2] = 0;
+    this.meta[m + 3] = 0;
+    return id;
+  }
+
+  private kindOf(id: number): number {
+    return this.meta[META * id]! & KIND_MASK;
+  }
+
+  /** Records the symbols of `forms` (those other than `except`) as the dependencies of `id` (replacing any). */
+  private setDeps(id: number, forms: readonly (Form | undefined)[], except = -1): void {
+    let n = 0;
+    for (let k = 0; k < forms.length; k++) n += forms[k]?.terms.length ?? 0;
+    if (this.pool.length < this.poolUsed + n) this.pool = grown(this.pool, this.poolUsed + n);
+    const from = this.poolUsed;
+    let at = from;
+    for (let k = 0; k < forms.length; k++) {
+      const f = forms[k];
+      if (f === undefined) continue;
+      const terms = f.terms;
+      for (let t = 0; t < terms.length; t++) if (terms[t]!.sym !== except) this.pool[at++] = terms[t]!.sym;
+    }
+    this.poolUsed = at;
+    this.meta[META * id + 2] = from;
+    this.meta[META * id + 3] = at - from;
   }
 
   form(id: number): Form {
@@ -1267,7 +1294,7 @@ class AffineEngine {
   private keyedSym(key: string, kind: number, make: (id: number) => AffineSymbol): number {
     let id = this.keyed.get(key);
     if (id === undefined) {
-      id = this.add(make(this.symbols.length), NO_DEPS, false, kind);
+      id = this.add(make(this.symbols.length), false, kind);
       this.keyed.set(key, id);
     }
     return id;
@@ -1341,7 +1368,8 @@ class AffineEngine {
     let id = this.keyed.get(key);
     if (id === undefined) {
       // (Its dependencies listed only when it is made.)
-      id = this.add(new ShrSym(this.symbols.length, of, shift, signed, width, this), symsOf([of]), true, K_SHR);
+      id = this.add(new ShrSym(this.symbols.length, of, shift, signed, width, this), true, K_SHR);
+      this.setDeps(id, [of]);
       this.keyed.set(key, id);
     }
     return id;
@@ -1351,7 +1379,7 @@ class AffineEngine {
     if (element === 0 && !guarded) {
       let id = this.firstDef[c.index]! - 1;
       if (id < 0) {
-        id = this.add(new DefSym(this.symbols.length, c, 0, false), NO_DEPS, pure, K_DEF, c.index);
+        id = this.add(new DefSym(this.symbols.length, c, 0, false), pure, K_DEF, c.index);
         this.firstDef[c.index] = id + 1;
       }
       return id;
@@ -1359,7 +1387,7 @@ class AffineEngine {
     const key = c.index * 32 + element * 2 + (guarded ? 1 : 0);
     let id = this.defKeyed.get(key);
     if (id === undefined) {
-      id = this.add(new DefSym(this.symbols.length, c, element, guarded), NO_DEPS, pure, K_DEF, guarded || element === PRODUCT ? -1 : c.index);
+      id = this.add(new DefSym(this.symbols.length, c, element, guarded), pure, K_DEF, guarded || element === PRODUCT ? -1 : c.index);
       this.defKeyed.set(key, id);
     }
     return id;
@@ -1369,7 +1397,7 @@ class AffineEngine {
     const key = (block * this.nRegs + reg.id) * 2 + (atEnd ? 1 : 0);
     let id = this.joinKeyed.get(key);
     if (id === undefined) {
-      id = this.add(new JoinSym(this.symbols.length, block, reg, atEnd), NO_DEPS, false, K_JOIN);
+      id = this.add(new JoinSym(this.symbols.length, block, reg, atEnd), false, K_JOIN);
       this.joinKeyed.set(key, id);
       if (!atEnd) {
         const list = this.joinsAt.get(block);
@@ -1383,7 +1411,7 @@ class AffineEngine {
   initForm(r: RegisterSymbol): Form {
     let f = this.initForms.get(r.id);
     if (f === undefined) {
-      const id = this.add({ kind: 'init', id: this.symbols.length, name: `init(${r.name})`, register: r, threadDependent: false, uniform: undefined }, NO_DEPS, false, K_INIT);
+      const id = this.add({ kind: 'init', id: this.symbols.length, name: `init(${r.name})`, register: r, threadDependent: false, uniform: undefined }, false, K_INIT);
       f = this.form(id);
       this.initForms.set(r.id, f);
     }
@@ -1577,7 +1605,7 @@ class AffineEngine {
         if (!formEquals(old, f)) {
           const id = this.defSym(c, k, true, pure);
           // The old value, the new one and the guard.
-          this.deps[id] = symsOf([old, f, this.get(c.guard)]);
+          this.setDeps(id, [old, f, this.get(c.guard)]);
           f = this.form(id);
         }
       }
@@ -1644,7 +1672,7 @@ class AffineEngine {
           const d = this.ev(c, 3, width);
           if (d === undefined) return undefined;
           const id = this.defSym(c, PRODUCT, false, true);
-          this.deps[id] = symsOf([a, b]);
+          this.setDeps(id, [a, b]);
           const r = addScaled(this.form(id), d, 1);
           return r === undefined ? undefined : norm(r, width);
         }
@@ -1951,7 +1979,7 @@ class AffineEngine {
         const s = this.symbols[id] as JoinSymbol;
         const k = this.live.index[s.register.id]!;
         const incoming = parts.map((p) => pvGet(p.vec, k) ?? this.initForm(s.register));
-        this.deps[id] = symsOfExcept(incoming, id);
+        this.setDeps(id, incoming, id);
         if (loop < 0) continue;
         const iv = this.inductionVariable(id, outside, incoming);
         if (iv !== undefined) {
@@ -1959,8 +1987,8 @@ class AffineEngine {
             kind: 'iv', id, name: `iv(B${block},${s.register.name})`, block, loop, register: s.register, init: iv.init, step: iv.step,
             threadDependent: false, uniform: undefined, ...(isConstant(iv.step) ? { constStep: iv.step.c } : {}),
           };
-          this.kinds[id] = K_IV;
-          this.deps[id] = symsOf([iv.init, iv.step]);
+          this.meta[META * id] = K_IV;
+          this.setDeps(id, [iv.init, iv.step]);
         }
       }
       if (loop >= 0) for (const b of loops[loop]!.blocks) inside[b] = 0;
@@ -2013,11 +2041,12 @@ class AffineEngine {
     const records = this.records;
     for (let i = 0; i < n; i++) {
       start[i] = len;
-      const at = this.recIns[i]!;
+      const at = this.meta[META * i + 1]!;
       if (at < 0) {
-        const list = this.deps[i]!;
-        if (len + list.length > deps.length) deps = grown(deps, len + list.length);
-        for (let k = 0; k < list.length; k++) deps[len++] = list[k]!;
+        const from = this.meta[META * i + 2]!;
+        const count = this.meta[META * i + 3]!;
+        if (len + count > deps.length) deps = grown(deps, len + count);
+        for (let k = from; k < from + count; k++) deps[len++] = this.pool[k]!;
         continue;
       }
       if (this.reached[at] === 0) continue;
@@ -2039,7 +2068,6 @@ class AffineEngine {
   private propagateFlags(): void {
     const n = this.symbols.length;
     const symbols = this.symbols;
-    const kinds = this.kinds;
     const { start: depStart, deps } = this.dependencyRows();
     // Users of each symbol, as compressed rows.
     const start = new Int32Array(n + 1);
@@ -2052,7 +2080,7 @@ class AffineEngine {
     const td = new Uint8Array(n);
     const work: number[] = [];
     for (let i = 0; i < n; i++) {
-      if (kinds[i] === K_SREG && THREAD_SREGS.has((symbols[i] as SregSymbol).sreg)) {
+      if (this.kindOf(i) === K_SREG && THREAD_SREGS.has((symbols[i] as SregSymbol).sreg)) {
         td[i] = 1;
         work.push(i);
       }
@@ -2071,14 +2099,14 @@ class AffineEngine {
     const uni = new Int8Array(n);
     const candidate: number[] = [];
     for (let i = 0; i < n; i++) {
-      const kind = kinds[i]!;
+      const kind = this.kindOf(i);
       if (td[i] === 1) uni[i] = -1;
       else if (kind === K_SREG) {
         const variance = (symbols[i] as SregSymbol).variance;
         uni[i] = variance === 'cta' || variance === 'grid' ? 1 : 0;
       } else if (kind === K_VAR) uni[i] = 1;
       else if (kind === K_PARAM) uni[i] = this.fn.isEntry ? 1 : 0;
-      else if ((kind === K_DEF || kind === K_SHR) && this.pure[i]) {
+      else if ((kind === K_DEF || kind === K_SHR) && (this.meta[META * i]! & PURE_SYM) !== 0) {
         uni[i] = 1;
         candidate.push(i);
       }
@@ -2101,7 +2129,7 @@ class AffineEngine {
     for (let i = 0; i < n; i++) {
       const threadDependent = td[i] === 1;
       const uniform = uni[i] === 1 ? true : uni[i] === -1 ? false : undefined;
-      const kind = kinds[i]!;
+      const kind = this.kindOf(i);
       if (kind === K_DEF) {
         const d = symbols[i] as DefSym;
         d.threadDependent = threadDependent;
@@ -2128,6 +2156,11 @@ const K_DEF = 4;
 const K_JOIN = 5;
 const K_IV = 6;
 const K_SHR = 7;
+const KIND_MASK = 7;
+/** A symbol of a pure operation (for `uniform`). */
+const PURE_SYM = 8;
+/** Numbers per symbol in `AffineEngine.meta`. */
+const META = 4;
 
 /** A copy of `a` with room for at least `n` entries. */
 function grown(a: Int32Array, n: number): Int32Array {
@@ -2136,7 +2169,6 @@ function grown(a: Int32Array, n: number): Int32Array {
   return b;
 }
 
-const NO_DEPS: readonly number[] = [];
 
 /** Equal state entries (the solver's comparison). */
 function sameEntry(x: Form | undefined, y: Form | undefined): boolean {
@@ -2145,19 +2177,6 @@ function sameEntry(x: Form | undefined, y: Form | undefined): boolean {
 /** The `element` of a `mad`'s opaque product (its deps are the two factors);
  *  checks that read `DefSymbol.element` compare with this. */
 export const PRODUCT = 15;
-
-function symsOf(forms: readonly (Form | undefined)[]): number[] {
-  const out: number[] = [];
-  for (const f of forms) if (f !== undefined) for (const t of f.terms) out.push(t.sym);
-  return out;
-}
-
-/** `symsOf(forms)` without `id` (one list, not a list and its filtered copy). */
-function symsOfExcept(forms: readonly (Form | undefined)[], id: number): number[] {
-  const out: number[] = [];
-  for (const f of forms) if (f !== undefined) for (const t of f.terms) if (t.sym !== id) out.push(t.sym);
-  return out;
-}
 
 const norm = (f: Form | undefined, w: number): Form | undefined => (f === undefined ? undefined : normalize(f, w));
 
