@@ -988,7 +988,7 @@ const HW_BOUNDS: Readonly<Record<string, readonly [number, number]>> = {
   '%warpid': [0, 1023], '%nwarpid': [1, 1024],
 };
 
-type AffineFact = Fact<Form, undefined>;
+type AffineFact = Fact<Val, undefined>;
 
 /** The lane stride of an address: `addr(lane) = base + stride·lane` over the 32
  *  lanes of a warp, with `base ≡ rem (mod align)`. */
@@ -1114,14 +1114,14 @@ export interface AffineFacts {
  *  One pair for all engines, grown to the largest function (made per function, they were a tenth of what the
  *  engine allocated); stamps are numbered across engines, so one engine's never match another's walks. */
 let WALK_STAMP = new Int32Array(0);
-let WALK_LOCAL: (Form | undefined)[] = [];
+let WALK_LOCAL: (Val | undefined)[] = [];
 let WALK = 0;
 
-function walkScratch(n: number): { stamp: Int32Array; local: (Form | undefined)[] } {
+function walkScratch(n: number): { stamp: Int32Array; local: (Val | undefined)[] } {
   if (WALK_STAMP.length < n) {
     const size = Math.max(n, 2 * WALK_STAMP.length);
     WALK_STAMP = new Int32Array(size);
-    WALK_LOCAL = new Array<Form | undefined>(size).fill(undefined);
+    WALK_LOCAL = new Array<Val | undefined>(size).fill(undefined);
   }
   return { stamp: WALK_STAMP, local: WALK_LOCAL };
 }
@@ -1195,7 +1195,7 @@ class AffineEngine {
   readonly loops: LoopForest;
   readonly code: CompiledFunction;
   readonly live: LiveIn;
-  readonly empty: PVec<Form>;
+  readonly empty: PVec<Val>;
   /** An exact block shape (`.reqntid`, --block): %ntid is then a constant. */
   readonly ntid: readonly number[] | undefined;
   /** Upper bounds of the block's dimensions (see blockBounds). */
@@ -1207,15 +1207,15 @@ class AffineEngine {
   private readonly follows: Uint8Array;
   // Scratch for one block walk (shared by the engines: see `walkScratch`).
   private readonly stamp: Int32Array;
-  private readonly local: (Form | undefined)[];
+  private readonly local: (Val | undefined)[];
   private gen = 0;
-  private input: PVec<Form>;
+  private input: PVec<Val>;
   /** Registers the walk wrote: `touched[0, nTouched)` (reset by the count: `length = 0` drops the storage). */
   private readonly touched: number[] = [];
   private nTouched = 0;
   private readonly nRegs: number;
-  /** Per instruction (from `offsets`): forms of its uses, then of its defs, aligned with CompiledIns. */
-  readonly records: (Form | undefined)[];
+  /** Per instruction (from `offsets`): values of its uses, then of its defs, aligned with CompiledIns. */
+  readonly records: (Val | undefined)[];
   /** Instructions recorded (reachable). */
   readonly reached: Uint8Array;
   result: DataflowResult<AffineFact> | undefined;
@@ -1228,14 +1228,14 @@ class AffineEngine {
     this.follows = new Uint8Array(this.nRegs);
     for (const r of fn.registers) if (r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred')) this.follows[r.id] = 1;
     this.live = this.code.live;
-    this.empty = pvEmpty<Form>(this.live.regs.length);
+    this.empty = pvEmpty<Val>(this.live.regs.length);
     this.input = this.empty;
     const scratch = walkScratch(this.nRegs);
     this.stamp = scratch.stamp;
     this.local = scratch.local;
-    this.records = new Array<Form | undefined>(this.code.offsets[fn.instructions.length]!);
+    this.records = new Array<Val | undefined>(this.code.offsets[fn.instructions.length]!);
     this.slotForms = new Array<Form | undefined>(this.code.slots);
-    this.carriedAt = new Array<{ idx: number[]; forms: Form[] } | null | undefined>(this.cfg.blocks.length);
+    this.carriedAt = new Array<{ idx: number[]; forms: Val[] } | null | undefined>(this.cfg.blocks.length);
     this.reached = new Uint8Array(fn.instructions.length);
     this.firstDef = new Int32Array(fn.instructions.length);
     // (Room for about one symbol per instruction: most functions need no more.)
@@ -1265,21 +1265,37 @@ class AffineEngine {
   }
 
   /** Records the symbols of `forms` (those other than `except`) as the dependencies of `id` (replacing any). */
-  private setDeps(id: number, forms: readonly (Form | undefined)[], except = -1): void {
+  private setDeps(id: number, forms: readonly (Val | undefined)[], except = -1): void {
     let n = 0;
-    for (let k = 0; k < forms.length; k++) n += forms[k]?.terms.length ?? 0;
+    for (let k = 0; k < forms.length; k++) {
+      const f = forms[k];
+      n += f === undefined ? 0 : typeof f === 'number' ? 1 : f.terms.length;
+    }
     if (this.pool.length < this.poolUsed + n) this.pool = grown(this.pool, this.poolUsed + n);
     const from = this.poolUsed;
     let at = from;
     for (let k = 0; k < forms.length; k++) {
       const f = forms[k];
       if (f === undefined) continue;
+      if (typeof f === 'number') {
+        if (f !== except) this.pool[at++] = f;
+        continue;
+      }
       const terms = f.terms;
       for (let t = 0; t < terms.length; t++) if (terms[t]!.sym !== except) this.pool[at++] = terms[t]!.sym;
     }
     this.poolUsed = at;
     this.meta[META * id + 2] = from;
     this.meta[META * id + 3] = at - from;
+  }
+
+  /** The form of a value (made for a symbol id at the first question, then kept). */
+  F(v: Val): Form {
+    return typeof v === 'number' ? this.form(v) : v;
+  }
+
+  Fu(v: Val | undefined): Form | undefined {
+    return v === undefined ? undefined : typeof v === 'number' ? this.form(v) : v;
   }
 
   form(id: number): Form {
@@ -1488,14 +1504,14 @@ class AffineEngine {
 
   // ------------------------------------------------------------ the block walk
 
-  private get(r: RegisterSymbol): Form | undefined {
+  private get(r: RegisterSymbol): Val | undefined {
     if (this.stamp[r.id] === this.gen) return this.local[r.id];
     if (this.follows[r.id] === 0) return undefined;
     const k = this.live.index[r.id]!;
     return (k >= 0 ? pvGet(this.input, k) : undefined) ?? this.initForm(r);
   }
 
-  private set(r: RegisterSymbol, f: Form | undefined): void {
+  private set(r: RegisterSymbol, f: Val | undefined): void {
     if (this.stamp[r.id] !== this.gen) {
       this.stamp[r.id] = this.gen;
       this.touched[this.nTouched++] = r.id;
@@ -1504,7 +1520,7 @@ class AffineEngine {
   }
 
   /** The form of a compiled operand at width w. */
-  src(s: Src, w: number, read: (r: RegisterSymbol) => Form | undefined): Form | undefined {
+  src(s: Src, w: number, read: (r: RegisterSymbol) => Val | undefined): Val | undefined {
     switch (s.k) {
       case 'reg': return read(s.reg);
       case 'imm': return s.value === undefined ? undefined : constForm(wrapTo(s.value, w));
@@ -1518,7 +1534,7 @@ class AffineEngine {
       }
       case 'sum': {
         const b = this.src(s.base, w, read);
-        return b === undefined ? undefined : addScaled(b, constForm(s.offset), 1);
+        return b === undefined ? undefined : addScaled(this.F(b), constForm(s.offset), 1);
       }
       case 'expr': return this.evalExpr(s.e, w, read);
       case 'none': return undefined;
@@ -1533,19 +1549,19 @@ class AffineEngine {
   }
 
   /** The form of an operand expression (the slow path for unusual operands). */
-  evalExpr(e: A.Expression, w: number, read: (r: RegisterSymbol) => Form | undefined): Form | undefined {
+  evalExpr(e: A.Expression, w: number, read: (r: RegisterSymbol) => Val | undefined): Val | undefined {
     switch (e.kind) {
       case 'Int': case 'Unary': {
         const v = immediate64(e);
         if (v !== null) return v === undefined ? undefined : constForm(wrapTo(v, w));
         if (e.kind === 'Unary' && e.op === '~') {
           const a = this.evalExpr(e.arg, w, read);
-          const n = a === undefined ? undefined : scaleForm(a, -1);
+          const n = a === undefined ? undefined : scaleForm(this.F(a), -1);
           return n === undefined ? undefined : addScaled(n, constForm(1), -1);
         }
         if (e.kind === 'Unary' && (e.op === '-' || e.op === '+')) {
           const a = this.evalExpr(e.arg, w, read);
-          return a === undefined ? undefined : e.op === '-' ? scaleForm(a, -1) : a;
+          return a === undefined ? undefined : e.op === '-' ? scaleForm(this.F(a), -1) : a;
         }
         return undefined;
       }
@@ -1557,9 +1573,11 @@ class AffineEngine {
         return this.src(s.name === 'WARP_SZ' ? { k: 'imm', value: 32 } : { k: 'sreg', name: s.name, component: e.component, variance: s.spec.variance, slot: -1 }, w, read);
       }
       case 'Binary': {
-        const a = this.evalExpr(e.left, w, read);
-        const b = this.evalExpr(e.right, w, read);
-        if (a === undefined || b === undefined) return undefined;
+        const va = this.evalExpr(e.left, w, read);
+        const vb = this.evalExpr(e.right, w, read);
+        if (va === undefined || vb === undefined) return undefined;
+        const a = this.F(va);
+        const b = this.F(vb);
         switch (e.op) {
           case '+': return addScaled(a, b, 1);
           case '-': return addScaled(a, b, -1);
@@ -1574,7 +1592,7 @@ class AffineEngine {
     }
   }
 
-  private readonly read = (r: RegisterSymbol): Form | undefined => this.get(r);
+  private readonly read = (r: RegisterSymbol): Val | undefined => this.get(r);
 
   /** Interprets one instruction, recording the forms it reads and writes
    *  (each visit overwrites the record: the last one is at the fixpoint). */
@@ -1599,14 +1617,15 @@ class AffineEngine {
         continue;
       }
       let f = nd === 1 ? value : params?.[k];
-      if (f === undefined) f = this.form(this.defSym(c, k, false, pure));
+      // (An opaque value is its symbol's id: its form is made only if some rule or fact reads it.)
+      if (f === undefined) f = this.defSym(c, k, false, pure);
       if (c.guard !== undefined) {
         const old = this.get(d)!;
-        if (!formEquals(old, f)) {
+        if (!valEquals(old, f)) {
           const id = this.defSym(c, k, true, pure);
           // The old value, the new one and the guard.
           this.setDeps(id, [old, f, this.get(c.guard)]);
-          f = this.form(id);
+          f = id;
         }
       }
       this.set(d, f);
@@ -1617,7 +1636,7 @@ class AffineEngine {
   /** `ld.param.v2` of a parameter: one parameter symbol per element. */
   private paramElements(c: CompiledIns): (Form | undefined)[] | undefined {
     const f = c.address === undefined ? undefined : this.src(c.address, 64, this.read);
-    const p = f === undefined ? undefined : this.paramBase(f);
+    const p = f === undefined ? undefined : this.paramBase(this.F(f));
     const size = typeBytes(c.types[c.types.length - 1] ?? '') ?? 0;
     if (p === undefined || size === 0 || this.code.writtenParams.has(p.variable)) return undefined;
     return c.defs.map((_d, k) => this.form(this.paramSym(p.variable, p.offset + k * size)));
@@ -1634,19 +1653,33 @@ class AffineEngine {
   /** Where the sources of the instruction `step` interprets end in `code.srcs` (see `srcOf`). */
   private srcEnd = 0;
 
+  /** Operand k's form. */
   private ev(c: CompiledIns, k: number, w: number): Form | undefined {
+    const at = c.srcAt + k;
+    if (at >= this.srcEnd) return undefined;
+    const v = this.src(this.code.srcs[at]!, w, this.read);
+    return v === undefined ? undefined : typeof v === 'number' ? this.form(v) : v;
+  }
+
+  /** Operand k's value (for rules that pass it on as it is). */
+  private evV(c: CompiledIns, k: number, w: number): Val | undefined {
     const at = c.srcAt + k;
     return at < this.srcEnd ? this.src(this.code.srcs[at]!, w, this.read) : undefined;
   }
 
   /** The transfer rule of a single-destination instruction; undefined: opaque. */
-  private rule(c: CompiledIns): Form | undefined {
+  private rule(c: CompiledIns): Val | undefined {
     if ((c.flags & NAMED_DEST) === 0) return undefined; // vector or pair destinations are opaque
     const op = c.opcode;
     const ty = c.ty;
     const w = ty?.width ?? intWidth(c.defs[0]!.type) ?? 64;
     switch (op) {
-      case 'mov': return (c.flags & FLOAT) !== 0 ? undefined : norm(this.ev(c, 1, w), w);
+      case 'mov': {
+        if ((c.flags & FLOAT) !== 0) return undefined;
+        // (A symbol's form `1·sym` is the same at every width.)
+        const a = this.evV(c, 1, w);
+        return typeof a === 'number' ? a : norm(a, w);
+      }
       case 'add': case 'sub': {
         if (ty === undefined || (c.flags & SAT) !== 0) return undefined;
         const a = this.ev(c, 1, w);
@@ -1749,16 +1782,16 @@ class AffineEngine {
         if (a === undefined) return undefined;
         return dw > sw ? this.extend(normalize(a, sw), c.types[1]!.startsWith('.s'), sw) : normalize(a, dw);
       }
-      case 'cvta': return this.ev(c, 1, 64);
+      case 'cvta': return this.evV(c, 1, 64);
       case 'selp': {
-        const a = this.ev(c, 1, w);
-        const b = this.ev(c, 2, w);
-        return a !== undefined && b !== undefined && formEquals(a, b) ? a : undefined;
+        const a = this.evV(c, 1, w);
+        const b = this.evV(c, 2, w);
+        return a !== undefined && b !== undefined && valEquals(a, b) ? a : undefined;
       }
       case 'ld': {
         if ((c.flags & PARAM) === 0 || c.address === undefined) return undefined;
         const f = this.src(c.address, 64, this.read);
-        const p = f === undefined ? undefined : this.paramBase(f);
+        const p = f === undefined ? undefined : this.paramBase(this.F(f));
         // A `.param` the function also writes (call arguments, return values) is per site.
         if (p === undefined || this.code.writtenParams.has(p.variable)) return undefined;
         return this.form(this.paramSym(p.variable, p.offset));
@@ -1819,7 +1852,7 @@ class AffineEngine {
   }
 
   /** Runs a block from `input`; returns the state at its end. */
-  runBlock(block: BasicBlock, input: PVec<Form>): PVec<Form> {
+  runBlock(block: BasicBlock, input: PVec<Val>): PVec<Val> {
     this.gen = nextWalk(this.stamp);
     this.input = input;
     this.nTouched = 0;
@@ -1840,7 +1873,7 @@ class AffineEngine {
   private mergeBlock = -1;
 
   /** One state entry where two predecessors' differ (one function per engine, not a closure per merge). */
-  private readonly joinEntry = (k: number, x: Form | undefined, y: Form | undefined): Form | undefined => {
+  private readonly joinEntry = (k: number, x: Val | undefined, y: Val | undefined): Val | undefined => {
     const reg = this.live.regs[k]!;
     // A register not written yet on one path (reading it there is
     // undefined) takes the other path's value; a `.func` parameter's
@@ -1851,12 +1884,12 @@ class AffineEngine {
     }
     const fx = x ?? this.initForm(reg);
     const fy = y ?? this.initForm(reg);
-    return formEquals(fx, fy) ? x : this.form(this.joinSym(this.mergeBlock, reg, false));
+    return valEquals(fx, fy) ? x : this.joinSym(this.mergeBlock, reg, false);
   };
 
   /** The state at a block's start from its predecessors' outputs (the solver's input: one output or several). */
-  merge(block: number, input: BlockOut<Form, undefined> | Parts<Form, undefined>): PVec<Form> {
-    let acc: PVec<Form>;
+  merge(block: number, input: BlockOut<Val, undefined> | Parts<Val, undefined>): PVec<Val> {
+    let acc: PVec<Val>;
     if (input.tag === 'out') {
       acc = input.vec;
     } else {
@@ -1871,12 +1904,12 @@ class AffineEngine {
     return carried === undefined ? acc : pvSetMany(acc, carried.idx, carried.forms);
   }
 
-  private readonly carriedAt: ({ idx: number[]; forms: Form[] } | null | undefined)[];
+  private readonly carriedAt: ({ idx: number[]; forms: Val[] } | null | undefined)[];
   /** By block, the first loop it heads + 1 (0: none); made at the first question. */
   private loopAt: Int32Array | undefined;
 
   /** A natural loop header's state entries the loop writes, and their join forms. */
-  private carried(block: number): { idx: number[]; forms: Form[] } | undefined {
+  private carried(block: number): { idx: number[]; forms: Val[] } | undefined {
     let hit = this.carriedAt[block];
     if (hit === undefined) {
       hit = null;
@@ -1897,11 +1930,11 @@ class AffineEngine {
           }
         }
         const idx: number[] = [];
-        const forms: Form[] = [];
+        const forms: Val[] = [];
         for (let k = 0; k < mark.length; k++) {
           if (mark[k] === 0) continue;
           idx.push(k);
-          forms.push(this.form(this.joinSym(block, this.live.regs[k]!, false)));
+          forms.push(this.joinSym(block, this.live.regs[k]!, false));
         }
         hit = { idx, forms };
       }
@@ -1930,7 +1963,7 @@ class AffineEngine {
       site: 'affine', direction: 'forward' as const, sweep: true,
       boundary: (): AffineFact => ({ tag: 'out', from: -1, vec: this.empty }),
       initial: (): AffineFact => UNREACHED,
-      join: joinFacts<Form, undefined>,
+      join: joinFacts<Val, undefined>,
       equals: (a: AffineFact, b: AffineFact): boolean => {
         if (a.tag !== 'out' || b.tag !== 'out') return a.tag === b.tag;
         return pvEquals(a.vec, b.vec, sameEntry);
@@ -1944,7 +1977,7 @@ class AffineEngine {
       widen: (prev: AffineFact, next: AffineFact, visits: number): AffineFact => {
         if (visits < 64 || prev.tag !== 'out' || next.tag !== 'out') return next;
         const from = next.from;
-        const vec = pvMerge(prev.vec, next.vec, (k, x, y) => (x !== undefined && y !== undefined && formEquals(x, y) ? x : this.form(this.joinSym(from, this.live.regs[k]!, true))));
+        const vec = pvMerge(prev.vec, next.vec, (k, x, y) => (x !== undefined && y !== undefined && valEquals(x, y) ? x : this.joinSym(from, this.live.regs[k]!, true)));
         return { tag: 'out', from, vec };
       },
     };
@@ -1978,7 +2011,7 @@ class AffineEngine {
       for (const id of ids) {
         const s = this.symbols[id] as JoinSymbol;
         const k = this.live.index[s.register.id]!;
-        const incoming = parts.map((p) => pvGet(p.vec, k) ?? this.initForm(s.register));
+        const incoming = parts.map((p) => this.F(pvGet(p.vec, k) ?? this.initForm(s.register)));
         this.setDeps(id, incoming, id);
         if (loop < 0) continue;
         const iv = this.inductionVariable(id, outside, incoming);
@@ -2054,6 +2087,11 @@ class AffineEngine {
       for (let k = offsets[at]!; k < end; k++) {
         const form = records[k];
         if (form === undefined) continue;
+        if (typeof form === 'number') {
+          if (len + 1 > deps.length) deps = grown(deps, len + 1);
+          deps[len++] = form;
+          continue;
+        }
         const terms = form.terms;
         if (len + terms.length > deps.length) deps = grown(deps, len + terms.length);
         for (let t = 0; t < terms.length; t++) deps[len++] = terms[t]!.sym;
@@ -2170,9 +2208,25 @@ function grown(a: Int32Array, n: number): Int32Array {
 }
 
 
+/** A value of the engine: a form, or a symbol's id standing for its form `1·sym` (most opaque values are never
+ *  read by a rule, and a form is four heap objects, 150 bytes without pointer compression). Equal symbol
+ *  ids, equal values; an id and a form compare by content (`valEquals`). */
+type Val = Form | number;
+
+/** f is `1·sym` (as `formEquals(f, form(sym))`). */
+function isUnitOf(f: Form, sym: number): boolean {
+  return f.c === 0 && !f.mayWrap && f.terms.length === 1 && f.terms[0]!.sym === sym && f.terms[0]!.coef === 1;
+}
+
+function valEquals(a: Val, b: Val): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number') return typeof b !== 'number' && isUnitOf(b, a);
+  return typeof b === 'number' ? isUnitOf(a, b) : formEquals(a, b);
+}
+
 /** Equal state entries (the solver's comparison). */
-function sameEntry(x: Form | undefined, y: Form | undefined): boolean {
-  return x === y || (x !== undefined && y !== undefined && formEquals(x, y));
+function sameEntry(x: Val | undefined, y: Val | undefined): boolean {
+  return x === y || (x !== undefined && y !== undefined && valEquals(x, y));
 }
 /** The `element` of a `mad`'s opaque product (its deps are the two factors);
  *  checks that read `DefSymbol.element` compare with this. */
@@ -2616,7 +2670,7 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
       if (hit === undefined) missing = true;
       return hit;
     });
-    return missing ? undefined : f;
+    return missing ? undefined : engine.Fu(f);
   };
   const facts: AffineFacts = {
     fn,
@@ -2624,13 +2678,13 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
     formAt(ins, reg) {
       const i = indexOf(ins);
       const k = engine.reached[i] === 1 ? position(engine.code.ins[i]!.uses, reg) : -1;
-      return k < 0 ? undefined : engine.records[engine.code.offsets[i]! + k];
+      return k < 0 ? undefined : engine.Fu(engine.records[engine.code.offsets[i]! + k]);
     },
     formAfter(ins, reg) {
       const i = indexOf(ins);
       const c = engine.code.ins[i];
       const k = c === undefined || engine.reached[i] === 0 ? -1 : position(c.defs, reg);
-      return k < 0 ? undefined : engine.records[engine.code.offsets[i]! + c!.uses.length + k];
+      return k < 0 ? undefined : engine.Fu(engine.records[engine.code.offsets[i]! + c!.uses.length + k]);
     },
     operand(ins, e) {
       return evalAt(indexOf(ins), e, undefined);
