@@ -323,7 +323,7 @@ const PURE = new Set([
 
 // ================================================================ persistent vectors
 
-const BITS = 5;
+const BITS = 4;
 const WIDTH = 1 << BITS;
 const MASK = WIDTH - 1;
 
@@ -1118,7 +1118,7 @@ const HW_BOUNDS: Readonly<Record<string, readonly [number, number]>> = {
   '%warpid': [0, 1023], '%nwarpid': [1, 1024],
 };
 
-type AffineFact = Fact<Form, undefined>;
+type AffineFact = Fact<Val, undefined>;
 
 /** The lane stride of an address: `addr(lane) = base + stride·lane` over the 32
  *  lanes of a warp, with `base ≡ rem (mod align)`. */
@@ -1240,6 +1240,31 @@ export interface AffineFacts {
   sameAddressSameThreadOnly(a: Access, b: Access, options?: OverlapOptions): boolean | undefined;
 }
 
+/** The block walk's scratch, by register id: `stamp[r]` is the walk that last wrote r, whose value is `local[r]`.
+ *  One pair for all engines, grown to the largest function (made per function, they were a tenth of what the
+ *  engine allocated); stamps are numbered across engines, so one engine's never match another's walks. */
+let WALK_STAMP = new Int32Array(0);
+let WALK_LOCAL: (Val | undefined)[] = [];
+let WALK = 0;
+
+function walkScratch(n: number): { stamp: Int32Array; local: (Val | undefined)[] } {
+  if (WALK_STAMP.length < n) {
+    const size = Math.max(n, 2 * WALK_STAMP.length);
+    WALK_STAMP = new Int32Array(size);
+    WALK_LOCAL = new Array<Val | undefined>(size).fill(undefined);
+  }
+  return { stamp: WALK_STAMP, local: WALK_LOCAL };
+}
+
+/** The number of a new block walk over `stamp` (never 0, the stamp of no walk). */
+function nextWalk(stamp: Int32Array): number {
+  if (WALK === 0x7fffffff) {
+    stamp.fill(0);
+    WALK = 0;
+  }
+  return ++WALK;
+}
+
 // Symbols made in bulk, with names built only when asked for.
 class DefSym implements DefSymbol {
   readonly kind = 'def';
@@ -1278,9 +1303,16 @@ class ShrSym implements ShrSymbol {
 class AffineEngine {
   readonly symbols: AffineSymbol[] = [];
   /** Symbol ids a symbol's value derives from (for threadDependent/uniform). */
-  readonly deps: (readonly number[])[] = [];
-  /** Def symbols of pure operations. */
-  readonly pure: boolean[] = [];
+  /** Per symbol, META numbers from `META * id`: its kind (K_*) and whether pure (PURE_SYM), the instruction whose
+   *  recorded reads it derives from (an opaque definition's value) or -1, and where its recorded dependencies
+   *  (symbol ids) lie in `pool` (from, count). Numbers in one typed list, not a list each and a list of
+   *  dependencies per symbol: the passes after the fixpoint read these, not `kind`, a load from eight shapes of
+   *  symbol object. */
+  private meta: Int32Array;
+  private pool: Int32Array = new Int32Array(256);
+  private poolUsed = 0;
+  /** Marks of the loop whose header's joins `classify` looks at (for `invariantIn`). */
+  private inside: Uint8Array | undefined;
   private readonly symForms: Form[] = [];
   private readonly keyed = new Map<string, number>();
   private readonly defKeyed = new Map<number, number>();
@@ -1293,26 +1325,27 @@ class AffineEngine {
   readonly loops: LoopForest;
   readonly code: CompiledFunction;
   readonly live: LiveIn;
-  readonly empty: PVec<Form>;
+  readonly empty: PVec<Val>;
   /** An exact block shape (`.reqntid`, --block): %ntid is then a constant. */
   readonly ntid: readonly number[] | undefined;
   /** Upper bounds of the block's dimensions (see blockBounds). */
   readonly block: readonly [number, number, number] | undefined;
   readonly blockExact: boolean;
-  private readonly initForms: (Form | undefined)[];
+  /** Entry values' forms by register id (few registers are read before a write). */
+  private readonly initForms = new Map<number, Form>();
   private readonly slotForms: (Form | undefined)[];
   private readonly follows: Uint8Array;
-  // Scratch for one block walk.
+  // Scratch for one block walk (shared by the engines: see `walkScratch`).
   private readonly stamp: Int32Array;
-  private readonly local: (Form | undefined)[];
+  private readonly local: (Val | undefined)[];
   private gen = 0;
-  private input: PVec<Form>;
+  private input: PVec<Val>;
   /** Registers the walk wrote: `touched[0, nTouched)` (reset by the count: `length = 0` drops the storage). */
   private readonly touched: number[] = [];
   private nTouched = 0;
   private readonly nRegs: number;
-  /** Per instruction (from `offsets`): forms of its uses, then of its defs, aligned with CompiledIns. */
-  readonly records: (Form | undefined)[];
+  /** Per instruction (from `offsets`): values of its uses, then of its defs, aligned with CompiledIns. */
+  readonly records: (Val | undefined)[];
   /** Instructions recorded (reachable). */
   readonly reached: Uint8Array;
   result: DataflowResult<AffineFact> | undefined;
@@ -1325,16 +1358,18 @@ class AffineEngine {
     this.follows = new Uint8Array(this.nRegs);
     for (const r of fn.registers) if (r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred')) this.follows[r.id] = 1;
     this.live = this.code.live;
-    this.empty = pvEmpty<Form>(this.live.regs.length);
+    this.empty = pvEmpty<Val>(this.live.regs.length);
     this.input = this.empty;
-    this.stamp = new Int32Array(this.nRegs).fill(-1);
-    this.local = new Array<Form | undefined>(this.nRegs);
-    this.initForms = new Array<Form | undefined>(this.nRegs);
-    this.records = new Array<Form | undefined>(this.code.offsets[fn.instructions.length]!);
+    const scratch = walkScratch(this.nRegs);
+    this.stamp = scratch.stamp;
+    this.local = scratch.local;
+    this.records = new Array<Val | undefined>(this.code.offsets[fn.instructions.length]!);
     this.slotForms = new Array<Form | undefined>(this.code.slots);
-    this.carriedAt = new Array<{ idx: number[]; forms: Form[] } | null | undefined>(this.cfg.blocks.length);
+    this.carriedAt = new Array<{ idx: number[]; forms: Val[] } | null | undefined>(this.cfg.blocks.length);
     this.reached = new Uint8Array(fn.instructions.length);
     this.firstDef = new Int32Array(fn.instructions.length);
+    // (Room for about one symbol per instruction: most functions need no more.)
+    this.meta = new Int32Array(META * (fn.instructions.length + 16));
     const bounds = blockBounds(ctx, fn);
     this.block = bounds?.dims;
     this.blockExact = bounds?.exact ?? false;
@@ -1343,11 +1378,54 @@ class AffineEngine {
 
   // ------------------------------------------------------------ symbols
 
-  private add(s: AffineSymbol, deps: readonly number[], pure: boolean): number {
+  private add(s: AffineSymbol, pure: boolean, kind: number, ins = -1): number {
+    const id = s.id;
     this.symbols.push(s);
-    this.deps.push(deps);
-    this.pure.push(pure);
-    return s.id;
+    if (this.meta.length < META * (id + 1)) this.meta = grown(this.meta, META * (id + 1));
+    const m = META * id;
+    this.meta[m] = kind | (pure ? PURE_SYM : 0);
+    this.meta[m + 1] = ins;
+    this.meta[m + 2] = 0;
+    this.meta[m + 3] = 0;
+    return id;
+  }
+
+  private kindOf(id: number): number {
+    return this.meta[META * id]! & KIND_MASK;
+  }
+
+  /** Records the symbols of `forms` (those other than `except`) as the dependencies of `id` (replacing any). */
+  private setDeps(id: number, forms: readonly (Val | undefined)[], except = -1): void {
+    let n = 0;
+    for (let k = 0; k < forms.length; k++) {
+      const f = forms[k];
+      n += f === undefined ? 0 : typeof f === 'number' ? 1 : f.terms.length;
+    }
+    if (this.pool.length < this.poolUsed + n) this.pool = grown(this.pool, this.poolUsed + n);
+    const from = this.poolUsed;
+    let at = from;
+    for (let k = 0; k < forms.length; k++) {
+      const f = forms[k];
+      if (f === undefined) continue;
+      if (typeof f === 'number') {
+        if (f !== except) this.pool[at++] = f;
+        continue;
+      }
+      const terms = f.terms;
+      for (let t = 0; t < terms.length; t++) if (terms[t]!.sym !== except) this.pool[at++] = terms[t]!.sym;
+    }
+    this.poolUsed = at;
+    this.meta[META * id + 2] = from;
+    this.meta[META * id + 3] = at - from;
+  }
+
+  /** The form of a value (made for a symbol id at the first question, then kept). */
+  F(v: Val): Form {
+    return typeof v === 'number' ? this.form(v) : v;
+  }
+
+  Fu(v: Val | undefined): Form | undefined {
+    return v === undefined ? undefined : typeof v === 'number' ? this.form(v) : v;
   }
 
   form(id: number): Form {
@@ -1359,25 +1437,57 @@ class AffineEngine {
     return f;
   }
 
-  private keyedSym(key: string, make: (id: number) => AffineSymbol, deps: readonly number[] = [], pure = false): number {
+  private keyedSym(key: string, kind: number, make: (id: number) => AffineSymbol): number {
     let id = this.keyed.get(key);
     if (id === undefined) {
-      id = this.add(make(this.symbols.length), deps, pure);
+      id = this.add(make(this.symbols.length), false, kind);
       this.keyed.set(key, id);
     }
     return id;
   }
 
+  /** Special-register symbols by name, then by component (x, y, z, none), in front of the keyed ones: every
+   *  operand slot asks once, and the key is a string made per call. */
+  private readonly sregIds = new Map<string, Int32Array>();
+
   sregSym(name: string, component: string | undefined, variance: SregVariance): number {
+    const dim = component === undefined ? 3 : component === 'x' ? 0 : component === 'y' ? 1 : component === 'z' ? 2 : -1;
+    if (dim < 0) return this.sregKeyed(name, component, variance);
+    let ids = this.sregIds.get(name);
+    if (ids === undefined) {
+      ids = new Int32Array(4).fill(-1);
+      this.sregIds.set(name, ids);
+    }
+    let id = ids[dim]!;
+    if (id < 0) {
+      id = this.sregKeyed(name, component, variance);
+      ids[dim] = id;
+    }
+    return id;
+  }
+
+  private sregKeyed(name: string, component: string | undefined, variance: SregVariance): number {
     const full = component === undefined ? name : `${name}.${component}`;
-    return this.keyedSym(`s:${full}`, (id) => ({
+    return this.keyedSym(`s:${full}`, K_SREG, (id) => ({
       kind: 'sreg', id, name: full, sreg: name, variance, threadDependent: false, uniform: undefined,
       ...(component !== undefined ? { component } : {}),
     }));
   }
 
+  /** Variable symbols by variable, in front of the keyed ones (as `sregIds`). */
+  private readonly varIds = new Map<VariableSymbol, number>();
+
   varSym(v: VariableSymbol): number {
-    return this.keyedSym(`v:${v.global ? 'g' : 'l'}:${v.name}`, (id) => ({ kind: 'var', id, name: `&${v.name}`, variable: v, threadDependent: false, uniform: undefined }));
+    let id = this.varIds.get(v);
+    if (id === undefined) {
+      id = this.varKeyed(v);
+      this.varIds.set(v, id);
+    }
+    return id;
+  }
+
+  private varKeyed(v: VariableSymbol): number {
+    return this.keyedSym(`v:${v.global ? 'g' : 'l'}:${v.name}`, K_VAR, (id) => ({ kind: 'var', id, name: `&${v.name}`, variable: v, threadDependent: false, uniform: undefined }));
   }
 
   /** Parameter symbols by variable and offset, in front of the keyed ones (every `ld.param` visit asks; the key
@@ -1393,7 +1503,7 @@ class AffineEngine {
     let id = byOffset.get(offset);
     if (id === undefined) {
       const name = offset === 0 ? `param(${v.name})` : `param(${v.name}+${offset})`;
-      id = this.keyedSym(`p:${v.name}:${offset}`, (n) => ({ kind: 'param', id: n, name, variable: v, offset, threadDependent: false, uniform: undefined }));
+      id = this.keyedSym(`p:${v.name}:${offset}`, K_PARAM, (n) => ({ kind: 'param', id: n, name, variable: v, offset, threadDependent: false, uniform: undefined }));
       byOffset.set(offset, id);
     }
     return id;
@@ -1404,7 +1514,8 @@ class AffineEngine {
     let id = this.keyed.get(key);
     if (id === undefined) {
       // (Its dependencies listed only when it is made.)
-      id = this.add(new ShrSym(this.symbols.length, of, shift, signed, width, this), symsOf([of]), true);
+      id = this.add(new ShrSym(this.symbols.length, of, shift, signed, width, this), true, K_SHR);
+      this.setDeps(id, [of]);
       this.keyed.set(key, id);
     }
     return id;
@@ -1414,7 +1525,7 @@ class AffineEngine {
     if (element === 0 && !guarded) {
       let id = this.firstDef[c.index]! - 1;
       if (id < 0) {
-        id = this.add(new DefSym(this.symbols.length, c, 0, false), NO_DEPS, pure);
+        id = this.add(new DefSym(this.symbols.length, c, 0, false), pure, K_DEF, c.index);
         this.firstDef[c.index] = id + 1;
       }
       return id;
@@ -1422,7 +1533,7 @@ class AffineEngine {
     const key = c.index * 32 + element * 2 + (guarded ? 1 : 0);
     let id = this.defKeyed.get(key);
     if (id === undefined) {
-      id = this.add(new DefSym(this.symbols.length, c, element, guarded), NO_DEPS, pure);
+      id = this.add(new DefSym(this.symbols.length, c, element, guarded), pure, K_DEF, guarded || element === PRODUCT ? -1 : c.index);
       this.defKeyed.set(key, id);
     }
     return id;
@@ -1432,7 +1543,7 @@ class AffineEngine {
     const key = (block * this.nRegs + reg.id) * 2 + (atEnd ? 1 : 0);
     let id = this.joinKeyed.get(key);
     if (id === undefined) {
-      id = this.add(new JoinSym(this.symbols.length, block, reg, atEnd), NO_DEPS, false);
+      id = this.add(new JoinSym(this.symbols.length, block, reg, atEnd), false, K_JOIN);
       this.joinKeyed.set(key, id);
       if (!atEnd) {
         const list = this.joinsAt.get(block);
@@ -1444,11 +1555,11 @@ class AffineEngine {
   }
 
   initForm(r: RegisterSymbol): Form {
-    let f = this.initForms[r.id];
+    let f = this.initForms.get(r.id);
     if (f === undefined) {
-      const id = this.add({ kind: 'init', id: this.symbols.length, name: `init(${r.name})`, register: r, threadDependent: false, uniform: undefined }, NO_DEPS, false);
+      const id = this.add({ kind: 'init', id: this.symbols.length, name: `init(${r.name})`, register: r, threadDependent: false, uniform: undefined }, false, K_INIT);
       f = this.form(id);
-      this.initForms[r.id] = f;
+      this.initForms.set(r.id, f);
     }
     return f;
   }
@@ -1523,14 +1634,14 @@ class AffineEngine {
 
   // ------------------------------------------------------------ the block walk
 
-  private get(r: RegisterSymbol): Form | undefined {
+  private get(r: RegisterSymbol): Val | undefined {
     if (this.stamp[r.id] === this.gen) return this.local[r.id];
     if (this.follows[r.id] === 0) return undefined;
     const k = this.live.index[r.id]!;
     return (k >= 0 ? pvGet(this.input, k) : undefined) ?? this.initForm(r);
   }
 
-  private set(r: RegisterSymbol, f: Form | undefined): void {
+  private set(r: RegisterSymbol, f: Val | undefined): void {
     if (this.stamp[r.id] !== this.gen) {
       this.stamp[r.id] = this.gen;
       this.touched[this.nTouched++] = r.id;
@@ -1539,7 +1650,7 @@ class AffineEngine {
   }
 
   /** The form of a compiled operand at width w. */
-  src(s: Src, w: number, read: (r: RegisterSymbol) => Form | undefined): Form | undefined {
+  src(s: Src, w: number, read: (r: RegisterSymbol) => Val | undefined): Val | undefined {
     switch (s.k) {
       case 'reg': return read(s.reg);
       case 'imm': return s.value === undefined ? undefined : constForm(wrapTo(s.value, w));
@@ -1553,7 +1664,7 @@ class AffineEngine {
       }
       case 'sum': {
         const b = this.src(s.base, w, read);
-        return b === undefined ? undefined : addScaled(b, constForm(s.offset), 1);
+        return b === undefined ? undefined : addScaled(this.F(b), constForm(s.offset), 1);
       }
       case 'expr': return this.evalExpr(s.e, w, read);
       case 'none': return undefined;
@@ -1568,19 +1679,19 @@ class AffineEngine {
   }
 
   /** The form of an operand expression (the slow path for unusual operands). */
-  evalExpr(e: A.Expression, w: number, read: (r: RegisterSymbol) => Form | undefined): Form | undefined {
+  evalExpr(e: A.Expression, w: number, read: (r: RegisterSymbol) => Val | undefined): Val | undefined {
     switch (e.kind) {
       case 'Int': case 'Unary': {
         const v = immediate64(e);
         if (v !== null) return v === undefined ? undefined : constForm(wrapTo(v, w));
         if (e.kind === 'Unary' && e.op === '~') {
           const a = this.evalExpr(e.arg, w, read);
-          const n = a === undefined ? undefined : scaleForm(a, -1);
+          const n = a === undefined ? undefined : scaleForm(this.F(a), -1);
           return n === undefined ? undefined : addScaled(n, constForm(1), -1);
         }
         if (e.kind === 'Unary' && (e.op === '-' || e.op === '+')) {
           const a = this.evalExpr(e.arg, w, read);
-          return a === undefined ? undefined : e.op === '-' ? scaleForm(a, -1) : a;
+          return a === undefined ? undefined : e.op === '-' ? scaleForm(this.F(a), -1) : a;
         }
         return undefined;
       }
@@ -1592,9 +1703,11 @@ class AffineEngine {
         return this.src(s.name === 'WARP_SZ' ? { k: 'imm', value: 32 } : { k: 'sreg', name: s.name, component: e.component, variance: s.spec.variance, slot: -1 }, w, read);
       }
       case 'Binary': {
-        const a = this.evalExpr(e.left, w, read);
-        const b = this.evalExpr(e.right, w, read);
-        if (a === undefined || b === undefined) return undefined;
+        const va = this.evalExpr(e.left, w, read);
+        const vb = this.evalExpr(e.right, w, read);
+        if (va === undefined || vb === undefined) return undefined;
+        const a = this.F(va);
+        const b = this.F(vb);
         switch (e.op) {
           case '+': return addScaled(a, b, 1);
           case '-': return addScaled(a, b, -1);
@@ -1609,7 +1722,7 @@ class AffineEngine {
     }
   }
 
-  private readonly read = (r: RegisterSymbol): Form | undefined => this.get(r);
+  private readonly read = (r: RegisterSymbol): Val | undefined => this.get(r);
 
   /** Interprets one instruction, recording the forms it reads and writes
    *  (each visit overwrites the record: the last one is at the fixpoint). */
@@ -1634,14 +1747,15 @@ class AffineEngine {
         continue;
       }
       let f = nd === 1 ? value : params?.[k];
-      if (f === undefined) f = this.form(this.defSym(c, k, false, pure));
+      // (An opaque value is its symbol's id: its form is made only if some rule or fact reads it.)
+      if (f === undefined) f = this.defSym(c, k, false, pure);
       if (c.guard !== undefined) {
         const old = this.get(d)!;
-        if (!formEquals(old, f)) {
+        if (!valEquals(old, f)) {
           const id = this.defSym(c, k, true, pure);
           // The old value, the new one and the guard.
-          this.deps[id] = symsOf([old, f, this.get(c.guard)]);
-          f = this.form(id);
+          this.setDeps(id, [old, f, this.get(c.guard)]);
+          f = id;
         }
       }
       this.set(d, f);
@@ -1652,7 +1766,7 @@ class AffineEngine {
   /** `ld.param.v2` of a parameter: one parameter symbol per element. */
   private paramElements(c: CompiledIns): (Form | undefined)[] | undefined {
     const f = c.address === undefined ? undefined : this.src(c.address, 64, this.read);
-    const p = f === undefined ? undefined : this.paramBase(f);
+    const p = f === undefined ? undefined : this.paramBase(this.F(f));
     const size = typeBytes(c.types[c.types.length - 1] ?? '') ?? 0;
     if (p === undefined || size === 0 || this.code.writtenParams.has(p.variable)) return undefined;
     return c.defs.map((_d, k) => this.form(this.paramSym(p.variable, p.offset + k * size)));
@@ -1666,19 +1780,36 @@ class AffineEngine {
     return { variable: s.variable, offset: f.c };
   }
 
+  /** Where the sources of the instruction `step` interprets end in `code.srcs` (see `srcOf`). */
+  private srcEnd = 0;
+
+  /** Operand k's form. */
   private ev(c: CompiledIns, k: number, w: number): Form | undefined {
-    const s = srcOf(this.code, c, k);
-    return s === undefined ? undefined : this.src(s, w, this.read);
+    const at = c.srcAt + k;
+    if (at >= this.srcEnd) return undefined;
+    const v = this.src(this.code.srcs[at]!, w, this.read);
+    return v === undefined ? undefined : typeof v === 'number' ? this.form(v) : v;
+  }
+
+  /** Operand k's value (for rules that pass it on as it is). */
+  private evV(c: CompiledIns, k: number, w: number): Val | undefined {
+    const at = c.srcAt + k;
+    return at < this.srcEnd ? this.src(this.code.srcs[at]!, w, this.read) : undefined;
   }
 
   /** The transfer rule of a single-destination instruction; undefined: opaque. */
-  private rule(c: CompiledIns): Form | undefined {
+  private rule(c: CompiledIns): Val | undefined {
     if ((c.flags & NAMED_DEST) === 0) return undefined; // vector or pair destinations are opaque
     const op = c.opcode;
     const ty = c.ty;
     const w = ty?.width ?? intWidth(c.defs[0]!.type) ?? 64;
     switch (op) {
-      case 'mov': return (c.flags & FLOAT) !== 0 ? undefined : norm(this.ev(c, 1, w), w);
+      case 'mov': {
+        if ((c.flags & FLOAT) !== 0) return undefined;
+        // (A symbol's form `1·sym` is the same at every width.)
+        const a = this.evV(c, 1, w);
+        return typeof a === 'number' ? a : norm(a, w);
+      }
       case 'add': case 'sub': {
         if (ty === undefined || (c.flags & SAT) !== 0) return undefined;
         const a = this.ev(c, 1, w);
@@ -1704,7 +1835,7 @@ class AffineEngine {
           const d = this.ev(c, 3, width);
           if (d === undefined) return undefined;
           const id = this.defSym(c, PRODUCT, false, true);
-          this.deps[id] = symsOf([a, b]);
+          this.setDeps(id, [a, b]);
           const r = addScaled(this.form(id), d, 1);
           return r === undefined ? undefined : norm(r, width);
         }
@@ -1781,16 +1912,16 @@ class AffineEngine {
         if (a === undefined) return undefined;
         return dw > sw ? this.extend(normalize(a, sw), c.types[1]!.startsWith('.s'), sw) : normalize(a, dw);
       }
-      case 'cvta': return this.ev(c, 1, 64);
+      case 'cvta': return this.evV(c, 1, 64);
       case 'selp': {
-        const a = this.ev(c, 1, w);
-        const b = this.ev(c, 2, w);
-        return a !== undefined && b !== undefined && formEquals(a, b) ? a : undefined;
+        const a = this.evV(c, 1, w);
+        const b = this.evV(c, 2, w);
+        return a !== undefined && b !== undefined && valEquals(a, b) ? a : undefined;
       }
       case 'ld': {
         if ((c.flags & PARAM) === 0 || c.address === undefined) return undefined;
         const f = this.src(c.address, 64, this.read);
-        const p = f === undefined ? undefined : this.paramBase(f);
+        const p = f === undefined ? undefined : this.paramBase(this.F(f));
         // A `.param` the function also writes (call arguments, return values) is per site.
         if (p === undefined || this.code.writtenParams.has(p.variable)) return undefined;
         return this.form(this.paramSym(p.variable, p.offset));
@@ -1851,12 +1982,20 @@ class AffineEngine {
   }
 
   /** Runs a block from `input`; returns the state at its end. */
-  runBlock(block: BasicBlock, input: PVec<Form>): PVec<Form> {
-    this.gen++;
+  runBlock(block: BasicBlock, input: PVec<Val>): PVec<Val> {
+    this.gen = nextWalk(this.stamp);
     this.input = input;
     this.nTouched = 0;
     const ins = this.code.ins;
-    for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
+    const nSrcs = this.code.srcs.length;
+    // (Each instruction's sources end where the next one's start: read once per instruction, not per operand.)
+    let next = ins[block.start];
+    for (let i = block.start; i < block.end; i++) {
+      const c = next!;
+      next = ins[i + 1];
+      this.srcEnd = next === undefined ? nSrcs : next.srcAt;
+      this.step(c);
+    }
     return pvSetTouched(input, this.touched, this.live.index, this.local, this.nTouched);
   }
 
@@ -1864,7 +2003,7 @@ class AffineEngine {
   private mergeBlock = -1;
 
   /** One state entry where two predecessors' differ (one function per engine, not a closure per merge). */
-  private readonly joinEntry = (k: number, x: Form | undefined, y: Form | undefined): Form | undefined => {
+  private readonly joinEntry = (k: number, x: Val | undefined, y: Val | undefined): Val | undefined => {
     const reg = this.live.regs[k]!;
     // A register not written yet on one path (reading it there is
     // undefined) takes the other path's value; a `.func` parameter's
@@ -1875,12 +2014,12 @@ class AffineEngine {
     }
     const fx = x ?? this.initForm(reg);
     const fy = y ?? this.initForm(reg);
-    return formEquals(fx, fy) ? x : this.form(this.joinSym(this.mergeBlock, reg, false));
+    return valEquals(fx, fy) ? x : this.joinSym(this.mergeBlock, reg, false);
   };
 
   /** The state at a block's start from its predecessors' outputs (the solver's input: one output or several). */
-  merge(block: number, input: BlockOut<Form, undefined> | Parts<Form, undefined>): PVec<Form> {
-    let acc: PVec<Form>;
+  merge(block: number, input: BlockOut<Val, undefined> | Parts<Val, undefined>): PVec<Val> {
+    let acc: PVec<Val>;
     if (input.tag === 'out') {
       acc = input.vec;
     } else {
@@ -1895,12 +2034,12 @@ class AffineEngine {
     return carried === undefined ? acc : pvSetMany(acc, carried.idx, carried.forms);
   }
 
-  private readonly carriedAt: ({ idx: number[]; forms: Form[] } | null | undefined)[];
+  private readonly carriedAt: ({ idx: number[]; forms: Val[] } | null | undefined)[];
   /** By block, the first loop it heads + 1 (0: none); made at the first question. */
   private loopAt: Int32Array | undefined;
 
   /** A natural loop header's state entries the loop writes, and their join forms. */
-  private carried(block: number): { idx: number[]; forms: Form[] } | undefined {
+  private carried(block: number): { idx: number[]; forms: Val[] } | undefined {
     let hit = this.carriedAt[block];
     if (hit === undefined) {
       hit = null;
@@ -1921,11 +2060,11 @@ class AffineEngine {
           }
         }
         const idx: number[] = [];
-        const forms: Form[] = [];
+        const forms: Val[] = [];
         for (let k = 0; k < mark.length; k++) {
           if (mark[k] === 0) continue;
           idx.push(k);
-          forms.push(this.form(this.joinSym(block, this.live.regs[k]!, false)));
+          forms.push(this.joinSym(block, this.live.regs[k]!, false));
         }
         hit = { idx, forms };
       }
@@ -1954,7 +2093,7 @@ class AffineEngine {
       site: 'affine', direction: 'forward' as const, sweep: true,
       boundary: (): AffineFact => ({ tag: 'out', from: -1, vec: this.empty }),
       initial: (): AffineFact => UNREACHED,
-      join: joinFacts<Form, undefined>,
+      join: joinFacts<Val, undefined>,
       equals: (a: AffineFact, b: AffineFact): boolean => {
         if (a.tag !== 'out' || b.tag !== 'out') return a.tag === b.tag;
         return pvEquals(a.vec, b.vec, sameEntry);
@@ -1968,11 +2107,13 @@ class AffineEngine {
       widen: (prev: AffineFact, next: AffineFact, visits: number): AffineFact => {
         if (visits < 64 || prev.tag !== 'out' || next.tag !== 'out') return next;
         const from = next.from;
-        const vec = pvMerge(prev.vec, next.vec, (k, x, y) => (x !== undefined && y !== undefined && formEquals(x, y) ? x : this.form(this.joinSym(from, this.live.regs[k]!, true))));
+        const vec = pvMerge(prev.vec, next.vec, (k, x, y) => (x !== undefined && y !== undefined && valEquals(x, y) ? x : this.joinSym(from, this.live.regs[k]!, true)));
         return { tag: 'out', from, vec };
       },
     };
     this.result = solve(this.cfg, problem);
+    // (The shared walk scratch lets go of this function's forms.)
+    this.local.fill(undefined, 0, this.nRegs);
     this.classify();
     // The facts read the records only; the block states can go.
     this.result = undefined;
@@ -1985,38 +2126,41 @@ class AffineEngine {
     // The last loop a block heads.
     const headerLoop = new Int32Array(this.cfg.blocks.length).fill(-1);
     for (let i = 0; i < loops.length; i++) headerLoop[loops[i]!.header] = i;
-    // A loop's blocks, marked while its header's joins are classified (one list, not a set per header).
+    // A loop's blocks, marked while its header's joins are classified (one list, not a set per header; read by
+    // `invariantIn` too, instead of a search of the loop's blocks per symbol).
     const inside = new Uint8Array(this.cfg.blocks.length);
+    this.inside = inside;
     for (const [block, ids] of this.joinsAt) {
       const parts = partsOf(this.result!.atStart[block]!);
       const loop = headerLoop[block]!;
       let outside: boolean[] = [];
       if (loop >= 0) {
-        const blocks = loops[loop]!.blocks;
-        for (const b of blocks) inside[b] = 1;
+        for (const b of loops[loop]!.blocks) inside[b] = 1;
         outside = parts.map((p) => p.from === -1 || inside[p.from] === 0);
-        for (const b of blocks) inside[b] = 0;
       }
       for (const id of ids) {
         const s = this.symbols[id] as JoinSymbol;
         const k = this.live.index[s.register.id]!;
-        const incoming = parts.map((p) => pvGet(p.vec, k) ?? this.initForm(s.register));
-        this.deps[id] = symsOfExcept(incoming, id);
+        const incoming = parts.map((p) => this.F(pvGet(p.vec, k) ?? this.initForm(s.register)));
+        this.setDeps(id, incoming, id);
         if (loop < 0) continue;
-        const iv = this.inductionVariable(id, loop, outside, incoming);
+        const iv = this.inductionVariable(id, outside, incoming);
         if (iv !== undefined) {
           this.symbols[id] = {
             kind: 'iv', id, name: `iv(B${block},${s.register.name})`, block, loop, register: s.register, init: iv.init, step: iv.step,
             threadDependent: false, uniform: undefined, ...(isConstant(iv.step) ? { constStep: iv.step.c } : {}),
           };
-          this.deps[id] = symsOf([iv.init, iv.step]);
+          this.meta[META * id] = K_IV;
+          this.setDeps(id, [iv.init, iv.step]);
         }
       }
+      if (loop >= 0) for (const b of loops[loop]!.blocks) inside[b] = 0;
     }
+    this.inside = undefined;
     this.propagateFlags();
   }
 
-  private inductionVariable(id: number, loop: number, outside: readonly boolean[], incoming: readonly Form[]): { init: Form; step: Form } | undefined {
+  private inductionVariable(id: number, outside: readonly boolean[], incoming: readonly Form[]): { init: Form; step: Form } | undefined {
     let init: Form | undefined;
     let step: Form | undefined;
     for (let p = 0; p < incoming.length; p++) {
@@ -2032,73 +2176,83 @@ class AffineEngine {
       }
     }
     if (init === undefined || step === undefined || (isConstant(step) && step.c === 0)) return undefined;
-    if (!step.terms.every((t) => this.invariantIn(t.sym, loop, 0))) return undefined;
+    if (!step.terms.every((t) => this.invariantIn(t.sym, 0))) return undefined;
     return { init, step };
   }
 
-  /** Whether a symbol's value is fixed during one run of `loop`. */
-  private invariantIn(sym: number, loop: number, depth: number): boolean {
+  /** Whether a symbol's value is fixed during one run of the loop whose blocks `inside` marks. */
+  private invariantIn(sym: number, depth: number): boolean {
     const s = this.symbols[sym]!;
-    const blocks = this.loops.loops[loop]!.blocks;
+    const inside = this.inside!;
     switch (s.kind) {
-      case 'def': return !blocks.includes(this.cfg.blockOf[s.instruction]!);
-      case 'join': case 'iv': return !blocks.includes(s.block);
-      case 'shr': return depth < 8 && s.of.terms.every((t) => this.invariantIn(t.sym, loop, depth + 1));
+      // (`!== 1`: an instruction of no block, or no block, is outside.)
+      case 'def': return inside[this.cfg.blockOf[s.instruction]!] !== 1;
+      case 'join': case 'iv': return inside[s.block] !== 1;
+      case 'shr': return depth < 8 && s.of.terms.every((t) => this.invariantIn(t.sym, depth + 1));
       default: return true;
     }
   }
 
-  /** Calls `f` on each symbol symbol `i` derives from, until it returns true
-   *  (then true). An opaque definition derives from what its instruction
-   *  read (its record); others from their recorded dependencies. */
-  private eachDep(i: number, f: (d: number) => boolean): boolean {
-    const s = this.symbols[i]!;
-    if (s.kind === 'def' && !s.guarded && s.element !== PRODUCT) {
-      if (this.reached[s.instruction] === 0) return false;
-      const at = this.code.offsets[s.instruction]!;
-      const end = at + this.code.ins[s.instruction]!.uses.length;
-      for (let k = at; k < end; k++) {
-        const form = this.records[k];
-        if (form !== undefined) for (const t of form.terms) if (f(t.sym)) return true;
+  /** Each symbol's dependencies as compressed rows (`deps[start[i], start[i + 1])`): an opaque definition
+   *  derives from what its instruction read (its record); others from their recorded dependencies. */
+  private dependencyRows(): { start: Int32Array; deps: Int32Array } {
+    const n = this.symbols.length;
+    const start = new Int32Array(n + 1);
+    let deps: Int32Array = new Int32Array(2 * n + 16);
+    let len = 0;
+    const { offsets, ins } = this.code;
+    const records = this.records;
+    for (let i = 0; i < n; i++) {
+      start[i] = len;
+      const at = this.meta[META * i + 1]!;
+      if (at < 0) {
+        const from = this.meta[META * i + 2]!;
+        const count = this.meta[META * i + 3]!;
+        if (len + count > deps.length) deps = grown(deps, len + count);
+        for (let k = from; k < from + count; k++) deps[len++] = this.pool[k]!;
+        continue;
       }
-      return false;
+      if (this.reached[at] === 0) continue;
+      const end = offsets[at]! + ins[at]!.uses.length;
+      for (let k = offsets[at]!; k < end; k++) {
+        const form = records[k];
+        if (form === undefined) continue;
+        if (typeof form === 'number') {
+          if (len + 1 > deps.length) deps = grown(deps, len + 1);
+          deps[len++] = form;
+          continue;
+        }
+        const terms = form.terms;
+        if (len + terms.length > deps.length) deps = grown(deps, len + terms.length);
+        for (let t = 0; t < terms.length; t++) deps[len++] = terms[t]!.sym;
+      }
     }
-    for (const d of this.deps[i]!) if (f(d)) return true;
-    return false;
+    start[n] = len;
+    return { start, deps };
   }
 
   /** threadDependent (least fixpoint from %tid/%laneid/%lanemask) and uniform
    *  (greatest fixpoint over pure definitions of uniform values). */
   private propagateFlags(): void {
     const n = this.symbols.length;
-    // Each symbol's dependencies, as compressed rows, from one walk (one callback for all symbols, not a
-    // closure per symbol and walk).
-    const depStart = new Int32Array(n + 1);
-    const deps: number[] = [];
-    const collect = (d: number): boolean => {
-      deps.push(d);
-      return false;
-    };
-    for (let i = 0; i < n; i++) {
-      depStart[i] = deps.length;
-      this.eachDep(i, collect);
-    }
-    depStart[n] = deps.length;
+    const symbols = this.symbols;
+    const { start: depStart, deps } = this.dependencyRows();
     // Users of each symbol, as compressed rows.
     const start = new Int32Array(n + 1);
-    for (let k = 0; k < deps.length; k++) start[deps[k]! + 1]!++;
+    const nDeps = depStart[n]!;
+    for (let k = 0; k < nDeps; k++) start[deps[k]! + 1]!++;
     for (let i = 0; i < n; i++) start[i + 1]! += start[i]!;
     const fill = start.slice(0, n);
     const users = new Int32Array(start[n]!);
     for (let i = 0; i < n; i++) for (let k = depStart[i]!; k < depStart[i + 1]!; k++) users[fill[deps[k]!]!++] = i;
     const td = new Uint8Array(n);
     const work: number[] = [];
-    this.symbols.forEach((s, i) => {
-      if (s.kind === 'sreg' && THREAD_SREGS.has(s.sreg)) {
+    for (let i = 0; i < n; i++) {
+      if (this.kindOf(i) === K_SREG && THREAD_SREGS.has((symbols[i] as SregSymbol).sreg)) {
         td[i] = 1;
         work.push(i);
       }
-    });
+    }
     while (work.length > 0) {
       const i = work.pop()!;
       for (let u = start[i]!; u < start[i + 1]!; u++) {
@@ -2112,16 +2266,19 @@ class AffineEngine {
     // uniform: 1 yes, 0 unknown, -1 no.
     const uni = new Int8Array(n);
     const candidate: number[] = [];
-    this.symbols.forEach((s, i) => {
+    for (let i = 0; i < n; i++) {
+      const kind = this.kindOf(i);
       if (td[i] === 1) uni[i] = -1;
-      else if (s.kind === 'sreg') uni[i] = s.variance === 'cta' || s.variance === 'grid' ? 1 : 0;
-      else if (s.kind === 'var') uni[i] = 1;
-      else if (s.kind === 'param') uni[i] = this.fn.isEntry ? 1 : 0;
-      else if ((s.kind === 'def' || s.kind === 'shr') && this.pure[i]) {
+      else if (kind === K_SREG) {
+        const variance = (symbols[i] as SregSymbol).variance;
+        uni[i] = variance === 'cta' || variance === 'grid' ? 1 : 0;
+      } else if (kind === K_VAR) uni[i] = 1;
+      else if (kind === K_PARAM) uni[i] = this.fn.isEntry ? 1 : 0;
+      else if ((kind === K_DEF || kind === K_SHR) && (this.meta[META * i]! & PURE_SYM) !== 0) {
         uni[i] = 1;
         candidate.push(i);
       }
-    });
+    }
     let changed = true;
     while (changed) {
       changed = false;
@@ -2136,36 +2293,74 @@ class AffineEngine {
         }
       }
     }
-    this.symbols.forEach((s, i) => {
-      const m = s as Mutable<AffineSymbol>;
-      m.threadDependent = td[i] === 1;
-      m.uniform = uni[i] === 1 ? true : uni[i] === -1 ? false : undefined;
-    });
+    // (The stores by kind: one store site for all eight shapes of symbol is a lookup per store.)
+    for (let i = 0; i < n; i++) {
+      const threadDependent = td[i] === 1;
+      const uniform = uni[i] === 1 ? true : uni[i] === -1 ? false : undefined;
+      const kind = this.kindOf(i);
+      if (kind === K_DEF) {
+        const d = symbols[i] as DefSym;
+        d.threadDependent = threadDependent;
+        d.uniform = uniform;
+      } else if (kind === K_JOIN) {
+        const j = symbols[i] as JoinSym;
+        j.threadDependent = threadDependent;
+        j.uniform = uniform;
+      } else {
+        const m = symbols[i] as Mutable<AffineSymbol>;
+        m.threadDependent = threadDependent;
+        m.uniform = uniform;
+      }
+    }
   }
 }
 
-const NO_DEPS: readonly number[] = [];
+/** Symbol kinds as numbers (`AffineEngine.kinds`). */
+const K_SREG = 0;
+const K_VAR = 1;
+const K_PARAM = 2;
+const K_INIT = 3;
+const K_DEF = 4;
+const K_JOIN = 5;
+const K_IV = 6;
+const K_SHR = 7;
+const KIND_MASK = 7;
+/** A symbol of a pure operation (for `uniform`). */
+const PURE_SYM = 8;
+/** Numbers per symbol in `AffineEngine.meta`. */
+const META = 4;
+
+/** A copy of `a` with room for at least `n` entries. */
+function grown(a: Int32Array, n: number): Int32Array {
+  const b = new Int32Array(Math.max(n, 2 * a.length));
+  b.set(a);
+  return b;
+}
+
+
+/** A value of the engine: a form, or a symbol's id standing for its form `1·sym` (most opaque values are never
+ *  read by a rule, and a form is four heap objects, 150 bytes without pointer compression). Equal symbol
+ *  ids, equal values; an id and a form compare by content (`valEquals`). */
+type Val = Form | number;
+
+/** f is `1·sym` (as `formEquals(f, form(sym))`). */
+function isUnitOf(f: Form, sym: number): boolean {
+  return f.c === 0 && !f.mayWrap && f.terms.length === 1 && f.terms[0]!.sym === sym && f.terms[0]!.coef === 1;
+}
+
+function valEquals(a: Val, b: Val): boolean {
+  if (a === b) return true;
+  if (typeof a === 'number') return typeof b !== 'number' && isUnitOf(b, a);
+  return typeof b === 'number' ? isUnitOf(a, b) : formEquals(a, b);
+}
 
 /** Equal state entries (the solver's comparison). */
-function sameEntry(x: Form | undefined, y: Form | undefined): boolean {
-  return x === y || (x !== undefined && y !== undefined && formEquals(x, y));
+function sameEntry(x: Val | undefined, y: Val | undefined): boolean {
+  return x === y || (x !== undefined && y !== undefined && valEquals(x, y));
 }
 /** The `element` of a `mad`'s opaque product (its deps are the two factors);
  *  checks that read `DefSymbol.element` compare with this. */
 export const PRODUCT = 15;
-
-function symsOf(forms: readonly (Form | undefined)[]): number[] {
-  const out: number[] = [];
-  for (const f of forms) if (f !== undefined) for (const t of f.terms) out.push(t.sym);
-  return out;
-}
-
-/** `symsOf(forms)` without `id` (one list, not a list and its filtered copy). */
-function symsOfExcept(forms: readonly (Form | undefined)[], id: number): number[] {
-  const out: number[] = [];
-  for (const f of forms) if (f !== undefined) for (const t of f.terms) if (t.sym !== id) out.push(t.sym);
-  return out;
-}
 
 const norm = (f: Form | undefined, w: number): Form | undefined => (f === undefined ? undefined : normalize(f, w));
 
@@ -2605,7 +2800,7 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
       if (hit === undefined) missing = true;
       return hit;
     });
-    return missing ? undefined : f;
+    return missing ? undefined : engine.Fu(f);
   };
   const facts: AffineFacts = {
     fn,
@@ -2613,13 +2808,13 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
     formAt(ins, reg) {
       const i = indexOf(ins);
       const k = engine.reached[i] === 1 ? position(engine.code.ins[i]!.uses, reg) : -1;
-      return k < 0 ? undefined : engine.records[engine.code.offsets[i]! + k];
+      return k < 0 ? undefined : engine.Fu(engine.records[engine.code.offsets[i]! + k]);
     },
     formAfter(ins, reg) {
       const i = indexOf(ins);
       const c = engine.code.ins[i];
       const k = c === undefined || engine.reached[i] === 0 ? -1 : position(c.defs, reg);
-      return k < 0 ? undefined : engine.records[engine.code.offsets[i]! + c!.uses.length + k];
+      return k < 0 ? undefined : engine.Fu(engine.records[engine.code.offsets[i]! + c!.uses.length + k]);
     },
     operand(ins, e) {
       return evalAt(indexOf(ins), e, undefined);
