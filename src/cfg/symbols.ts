@@ -257,8 +257,13 @@ class FunctionBuilder {
   readonly labels: LabelSymbol[] = [];
   readonly registers: RegisterSymbol[] = [];
   private readonly declTypes = new Map<A.VariableDecl, ReturnType<typeof declType>>();
-  /** Per name, as the function's outermost scope sees it (null: nothing): one entry per distinct name
-   *  instead of one per occurrence. */
+  private lastDecl: A.VariableDecl | undefined = undefined;
+  private lastType: ReturnType<typeof declType> | undefined = undefined;
+  /** Per name, as the function's outermost scope sees it (null: nothing): one entry per distinct name, so
+   *  that each name is resolved once per function (its first occurrence) and every later occurrence, here
+   *  and in the analyses' `resolve`, is one lookup. The parser interns names (one string per distinct
+   *  image), so the lookup reads a hash cached in the string and compares pointers: about half the cost of
+   *  reading a `%r<N>` register's number from its characters at each occurrence (NumberedNames). */
   readonly byName = new Map<string, SymbolRef | null>();
   /** Per occurrence, only where a nested `{ }` scope declares the name (its meaning there may differ from
    *  the outermost scope's). Compiler output nests scopes around inline assembly, a few instructions of a
@@ -281,12 +286,15 @@ class FunctionBuilder {
   }
 
   private newRegister(name: string, decl: A.VariableDecl, isParam: boolean): RegisterSymbol {
-    // Registers of one declaration (`.reg .b32 %r<900>;`) share its type.
-    let t = this.declTypes.get(decl);
+    // Registers of one declaration (`.reg .b32 %r<900>;`) share its type. (The last declaration's first:
+    // registers made in a row are mostly of one range.)
+    let t = decl === this.lastDecl ? this.lastType : this.declTypes.get(decl);
     if (t === undefined) {
       t = declType(decl);
       this.declTypes.set(decl, t);
     }
+    this.lastDecl = decl;
+    this.lastType = t;
     const id = this.registers.length;
     const r: RegisterSymbol = t.vector === undefined
       ? { kind: 'register', name, type: t.type, decl, id, isParam }
@@ -401,20 +409,25 @@ class FunctionBuilder {
     return r;
   }
 
-  /** What `name` means in the outermost scope: a register of one of its `%r<N>` ranges straight from the
-   *  name's characters (most names are), else from the per-name table. */
+  /** What `name` means in the outermost scope, from the per-name table (found at its first occurrence). */
   private outerMeaning(name: string): SymbolRef | undefined {
+    let sym = this.byName.get(name);
+    if (sym === undefined) {
+      sym = this.firstOuterMeaning(name) ?? null;
+      this.byName.set(name, sym);
+    }
+    return sym === null ? undefined : sym;
+  }
+
+  /** What `name` means in the outermost scope, searched: a register of one of its `%r<N>` ranges straight
+   *  from the name's characters (most names are; no split into a new prefix string), else by `lookup`. */
+  private firstOuterMeaning(name: string): SymbolRef | undefined {
     const numbered = this.numbered;
     if (numbered !== null) {
       const hit = numbered.find(name);
       if (hit !== undefined) return this.rangeRegister(hit, numbered.n, name);
     }
-    let sym = this.byName.get(name);
-    if (sym === undefined) {
-      sym = this.lookup(name, this.scope) ?? null;
-      this.byName.set(name, sym);
-    }
-    return sym ?? undefined;
+    return this.lookup(name, this.scope);
   }
 
   /** What `name` means in a nested `scope`, when a scope between it and the outermost one declares the name
@@ -528,7 +541,6 @@ class FunctionModelOf implements FunctionModel {
   private readonly resolved: ReadonlyMap<A.NameExpr, SymbolRef>;
   private readonly guards: ReadonlyMap<A.Guard, SymbolRef>;
   private readonly byName: ReadonlyMap<string, SymbolRef | null>;
-  private readonly numbered: NumberedNames | null;
 
   constructor(readonly decl: A.FunctionDecl, b: FunctionBuilder) {
     this.name = decl.name;
@@ -541,17 +553,13 @@ class FunctionModelOf implements FunctionModel {
     this.resolved = b.resolved;
     this.guards = b.guards;
     this.byName = b.byName;
-    this.numbered = b.numbered;
   }
 
-  /** What a name means in the outermost scope (a register of a range only if the walk met it). */
+  /** What a name means in the outermost scope (as the walk found it: every name an instruction has is in
+   *  the table; one it does not have means nothing there, as a `%r<N>` register the walk did not make). */
   private outer(name: string): SymbolRef | undefined {
-    const numbered = this.numbered;
-    if (numbered !== null) {
-      const hit = numbered.find(name);
-      if (hit !== undefined) return hit.regs[numbered.n];
-    }
-    return this.byName.get(name) ?? undefined;
+    const sym = this.byName.get(name);
+    return sym === null ? undefined : sym;
   }
 
   resolve(name: A.NameExpr): SymbolRef | undefined {
