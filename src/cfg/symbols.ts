@@ -259,11 +259,14 @@ class FunctionBuilder {
   private readonly declTypes = new Map<A.VariableDecl, ReturnType<typeof declType>>();
   private lastDecl: A.VariableDecl | undefined = undefined;
   private lastType: ReturnType<typeof declType> | undefined = undefined;
-  /** Per name, as the function's outermost scope sees it (null: nothing): one entry per distinct name, so
-   *  that each name is resolved once per function (its first occurrence) and every later occurrence, here
-   *  and in the analyses' `resolve`, is one lookup. The parser interns names (one string per distinct
-   *  image), so the lookup reads a hash cached in the string and compares pointers: about half the cost of
-   *  reading a `%r<N>` register's number from its characters at each occurrence (NumberedNames). */
+  /** Per name, as the function's outermost scope sees it: the names that denote a register in `registerNamed`,
+   *  the others in `byName` (null: nothing). One entry per distinct name, so that each name is resolved once
+   *  per function (its first occurrence) and every later occurrence, here and in the analyses' `resolve`, is
+   *  one lookup. The parser interns names (one string per distinct image), so the lookup reads a hash cached
+   *  in the string and compares pointers: about half the cost of reading a `%r<N>` register's number from
+   *  its characters at each occurrence (NumberedNames). Registers apart, so that a name found there is known
+   *  a register without loading `kind` from a symbol of any of a dozen shapes (a megamorphic load). */
+  readonly registerNamed = new Map<string, RegisterSymbol>();
   readonly byName = new Map<string, SymbolRef | null>();
   /** Per occurrence, only where a nested `{ }` scope declares the name (its meaning there may differ from
    *  the outermost scope's). Compiler output nests scopes around inline assembly, a few instructions of a
@@ -409,12 +412,16 @@ class FunctionBuilder {
     return r;
   }
 
-  /** What `name` means in the outermost scope, from the per-name table (found at its first occurrence). */
+  /** What `name` means in the outermost scope, from the per-name tables (found at its first occurrence). */
   private outerMeaning(name: string): SymbolRef | undefined {
+    const reg = this.registerNamed.get(name);
+    if (reg !== undefined) return reg;
     let sym = this.byName.get(name);
     if (sym === undefined) {
       sym = this.firstOuterMeaning(name) ?? null;
-      this.byName.set(name, sym);
+      // (Not `_`, which an operand never resolves: the operand's fast path does not ask.)
+      if (sym !== null && sym.kind === 'register' && name !== '_') this.registerNamed.set(name, sym);
+      else this.byName.set(name, sym);
     }
     return sym === null ? undefined : sym;
   }
@@ -467,15 +474,22 @@ class FunctionBuilder {
       let guard: RegisterSymbol | undefined;
       if (node.guard !== undefined) {
         const g = node.guard;
-        const inner = nested ? this.nestedMeaning(g.predicate, ins.scope) : undefined;
-        if (inner !== undefined) this.guards.set(g, inner);
-        const sym = inner ?? this.outerMeaning(g.predicate);
-        if (sym === undefined) this.unresolved.push({ instruction: ins, name: { kind: 'Name', name: g.predicate, range: g.range } });
-        else if (sym.kind === 'register') guard = sym;
+        guard = nested ? undefined : this.registerNamed.get(g.predicate);
+        if (guard === undefined) guard = this.guardRegister(g, ins, nested);
       }
       ins.uses = guard === undefined ? this.listOf(uses) : uses.n === 0 ? this.single(guard) : uses.takeAfter(guard);
       ins.defs = this.listOf(defs);
     }
+  }
+
+  /** The register a guard reads, the guard's name resolved (in `guards` where a nested scope declares it,
+   *  in `unresolved` where nothing does); undefined when it is no register. */
+  private guardRegister(g: A.Guard, ins: FlatInstruction, nested: boolean): RegisterSymbol | undefined {
+    const inner = nested ? this.nestedMeaning(g.predicate, ins.scope) : undefined;
+    if (inner !== undefined) this.guards.set(g, inner);
+    const sym = inner ?? this.outerMeaning(g.predicate);
+    if (sym === undefined) this.unresolved.push({ instruction: ins, name: { kind: 'Name', name: g.predicate, range: g.range } });
+    return sym?.kind === 'register' ? sym : undefined;
   }
 
   /** The collected registers as a list; a list of one register is that register's one shared list (most
@@ -493,16 +507,27 @@ class FunctionBuilder {
     return list;
   }
 
+  /** Resolves a name: where a nested scope declares it, into `resolved`; where nothing does, into `unresolved`;
+   *  a register into `out`. */
+  private resolveName(e: A.NameExpr, ins: FlatInstruction, nested: boolean, out: Scratch): void {
+    const name = e.name;
+    // (The length first: names are not the engine's interned strings, and `===` with one calls a compare.)
+    if (name.length === 1 && name === '_') return;
+    const inner = nested ? this.nestedMeaning(name, ins.scope) : undefined;
+    if (inner !== undefined) this.resolved.set(e, inner);
+    const sym = inner ?? this.outerMeaning(name);
+    if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
+    else if (sym.kind === 'register') out.add(sym);
+  }
+
   /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction). */
   private resolveIn(e: A.Expression, ins: FlatInstruction, nested: boolean, out: Scratch): void {
     switch (e.kind) {
       case 'Name': {
-        if (e.name === '_') return;
-        const inner = nested ? this.nestedMeaning(e.name, ins.scope) : undefined;
-        if (inner !== undefined) this.resolved.set(e, inner);
-        const sym = inner ?? this.outerMeaning(e.name);
-        if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
-        else if (sym.kind === 'register') out.add(sym);
+        // (Most names: a register the function has met before, in its outermost scope.)
+        const reg = nested ? undefined : this.registerNamed.get(e.name);
+        if (reg !== undefined) out.add(reg);
+        else this.resolveName(e, ins, nested, out);
         return;
       }
       case 'Unary': this.resolveIn(e.arg, ins, nested, out); return;
@@ -540,6 +565,7 @@ class FunctionModelOf implements FunctionModel {
   readonly unresolved: readonly { readonly instruction: FlatInstruction; readonly name: A.NameExpr }[];
   private readonly resolved: ReadonlyMap<A.NameExpr, SymbolRef>;
   private readonly guards: ReadonlyMap<A.Guard, SymbolRef>;
+  private readonly registerNamed: ReadonlyMap<string, RegisterSymbol>;
   private readonly byName: ReadonlyMap<string, SymbolRef | null>;
 
   constructor(readonly decl: A.FunctionDecl, b: FunctionBuilder) {
@@ -552,12 +578,15 @@ class FunctionModelOf implements FunctionModel {
     this.unresolved = b.unresolved;
     this.resolved = b.resolved;
     this.guards = b.guards;
+    this.registerNamed = b.registerNamed;
     this.byName = b.byName;
   }
 
   /** What a name means in the outermost scope (as the walk found it: every name an instruction has is in
    *  the table; one it does not have means nothing there, as a `%r<N>` register the walk did not make). */
   private outer(name: string): SymbolRef | undefined {
+    const reg = this.registerNamed.get(name);
+    if (reg !== undefined) return reg;
     const sym = this.byName.get(name);
     return sym === null ? undefined : sym;
   }
@@ -567,7 +596,8 @@ class FunctionModelOf implements FunctionModel {
       const inner = this.resolved.get(name);
       if (inner !== undefined) return inner;
     }
-    return name.name === '_' ? undefined : this.outer(name.name);
+    const s = name.name;
+    return s.length === 1 && s === '_' ? undefined : this.outer(s);
   }
 
   resolveGuard(guard: A.Guard): SymbolRef | undefined {
