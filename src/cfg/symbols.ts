@@ -215,9 +215,10 @@ function splitNumbered(name: string): [string, number] | undefined {
   return i < 0 ? undefined : [name.slice(0, i), Number(name.slice(i))];
 }
 
-/** The `%r<N>` ranges of a function's outermost scope, to find a register from its name's characters: no
- *  hash of the name and no map lookup (the parser's name strings are fresh slices, hashed anew at each
- *  occurrence), and most names in compiler output are such registers. */
+/** The `%r<N>` ranges of a function's outermost scope, to find a register from its name's characters: the
+ *  rules RangesByCode's shortcut must agree with (`of` says when it can be used). (It once read every
+ *  occurrence's number from the characters; the parser interns names, and a module-wide code per distinct
+ *  name, NumberCodes, costs one lookup instead.) */
 class NumberedNames {
   /** The number of the register `find` found. */
   n = 0;
