@@ -67,11 +67,6 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
   const defStart = new Int32Array(n + 1);
   const slots = new Uint8Array(fn.registers.length);
   const seen = new Uint8Array(fn.registers.length);
-  const note = (r: RegisterSymbol): void => {
-    if (seen[r.id] === 1) return;
-    seen[r.id] = 1;
-    slots[r.id] = slotsOf(r);
-  };
   const uses = USES.reset();
   const defs = DEFS.reset();
   const kills = KILLS.reset();
@@ -83,7 +78,10 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
     for (const r of e.uses) {
       if (uses.has(u0, r.id)) continue;
       uses.push(r.id);
-      note(r);
+      if (seen[r.id] === 0) {
+        seen[r.id] = 1;
+        slots[r.id] = slotsOf(r);
+      }
     }
     defStart[i] = defs.length;
     const d0 = defs.length;
@@ -92,7 +90,10 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
     for (const r of e.defs) {
       if (defs.has(d0, r.id)) continue;
       defs.push(r.id);
-      note(r);
+      if (seen[r.id] === 0) {
+        seen[r.id] = 1;
+        slots[r.id] = slotsOf(r);
+      }
       kills.push(guarded || (r.vector !== undefined && writesComponent(fn, ins.node.operands[0], r)) ? 0 : 1);
     }
   }
