@@ -17,6 +17,16 @@ export class IntBuffer {
     }
     this.data[this.length++] = x;
   }
+  /** Room for `extra` more items: the storage to write them into from `length` (then set `length`), without
+   *  a call and a bound check per item. */
+  reserve(extra: number): Int32Array {
+    if (this.length + extra > this.data.length) {
+      const bigger = new Int32Array(Math.max(this.data.length * 2, this.length + extra));
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    return this.data;
+  }
   has(from: number, x: number): boolean {
     for (let k = from; k < this.length; k++) if (this.data[k] === x) return true;
     return false;

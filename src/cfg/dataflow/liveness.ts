@@ -20,11 +20,12 @@
 // the solver's bit sets; pressure is counted in one backward walk per block
 // over a dense flag array.
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
-import { keepCompiled } from '../keep-compiled.js';
 import type { FunctionModel, RegisterSymbol } from '../symbols.js';
 import { AnalysisBudgetExceeded, MAX_BITSET_WORDS } from '../budget.js';
 import { bitWords, registerTableAnalysis, type RegisterTable } from './reaching-definitions.js';
 import { solveBits } from './solver.js';
+import { IntBuffer } from './int-buffer.js';
+import type { Cfg } from '../builder.js';
 
 export interface PressurePeak {
   /** The peak value. */
@@ -83,57 +84,80 @@ function bitsToList(bits: Uint32Array, map: Int32Array): number[] {
 
 const has = (bits: Uint32Array, base: number, k: number): boolean => k >= 0 && ((bits[base + (k >>> 5)]! >>> (k & 31)) & 1) === 1;
 
+/** Scratch kept from function to function (the compute's own; the queries' state is per function). */
+let KILLED_IN = new Int32Array(1024);
+let LIVE = new Uint8Array(1024);
+const GLOBALS = new IntBuffer();
+
+/** `KILLED_IN` and `LIVE` for `R` registers: -1 and 0 throughout. */
+function scratchFor(R: number): void {
+  if (KILLED_IN.length < R) {
+    KILLED_IN = new Int32Array(Math.max(R, 2 * KILLED_IN.length));
+    LIVE = new Uint8Array(KILLED_IN.length);
+  }
+  KILLED_IN.fill(-1, 0, R);
+}
+
+/** A mutable pressure peak: the count, the instruction, and 1 for "after" (0: before). */
+const PEAK_COUNT = 0;
+const PEAK_AT = 1;
+const PEAK_AFTER = 2;
+
 function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   const cfg = ctx.cfg(fn);
   const t = ctx.get(fn, registerTableAnalysis);
   const R = t.registerCount;
   const { useStart, useReg, defStart, defReg, defKills } = t;
 
-  // Slot weight per register; predicates (weight 0) apart.
-  const slots = t.slots;
   // Global registers: upward-exposed in some block, or returned.
   const compact = new Int32Array(R).fill(-1);
-  const globals: number[] = [];
-  const makeGlobal = (r: number): void => {
-    if (compact[r] === -1) {
-      compact[r] = globals.length;
-      globals.push(r);
-    }
-  };
+  const globals = GLOBALS.reset();
   const returned: number[] = [];
   for (const decl of fn.decl.returns ?? []) {
     for (const d of decl.declarators) {
       const sym = fn.scope.registers.get(d.name);
       if (sym !== undefined) {
-        makeGlobal(sym.id);
+        if (compact[sym.id] === -1) {
+          compact[sym.id] = globals.length;
+          globals.push(sym.id);
+        }
         returned.push(sym.id);
       }
     }
   }
-  const killedIn = new Int32Array(R).fill(-1);
-  for (const block of cfg.blocks) {
+  scratchFor(R);
+  const killedIn = KILLED_IN;
+  const blocks = cfg.blocks;
+  const B = blocks.length;
+  for (let b = 0; b < B; b++) {
+    const block = blocks[b]!;
     for (let i = block.start; i < block.end; i++) {
       for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
         const r = useReg[s]!;
-        if (killedIn[r] !== block.id) makeGlobal(r);
+        if (killedIn[r] !== b && compact[r] === -1) {
+          compact[r] = globals.length;
+          globals.push(r);
+        }
       }
-      for (let s = defStart[i]!; s < defStart[i + 1]!; s++) if (defKills[s] === 1) killedIn[defReg[s]!] = block.id;
+      for (let s = defStart[i]!; s < defStart[i + 1]!; s++) if (defKills[s] === 1) killedIn[defReg[s]!] = b;
     }
   }
-  const globalRegisters = Int32Array.from(globals);
-  const words = bitWords(globals.length);
-  if (words * cfg.blocks.length > MAX_BITSET_WORDS) {
-    throw new AnalysisBudgetExceeded('liveness', `${globals.length.toLocaleString('en-US')} registers × ${cfg.blocks.length.toLocaleString('en-US')} blocks in ${fn.name}`);
+  const globalRegisters = globals.take();
+  const G = globalRegisters.length;
+  const words = bitWords(G);
+  if (words * B > MAX_BITSET_WORDS) {
+    throw new AnalysisBudgetExceeded('liveness', `${G.toLocaleString('en-US')} registers × ${B.toLocaleString('en-US')} blocks in ${fn.name}`);
   }
 
   // Each block's effect as use/def sets (reads before any write in the
   // block; whole writes), so a solver visit costs the set size, not the
-  // block's length: in = use | (out & ~def).
-  const B = cfg.blocks.length;
-  const useSet = new Uint32Array(B * words);
-  const defSet = new Uint32Array(B * words);
-  for (const block of cfg.blocks) {
-    const base = block.id * words;
+  // block's length: in = use | (out & ~def). (Both in one buffer.)
+  const sets = new Uint32Array(2 * B * words);
+  const useSet = sets.subarray(0, B * words);
+  const defSet = sets.subarray(B * words);
+  for (let b = 0; b < B; b++) {
+    const block = blocks[b]!;
+    const base = b * words;
     for (let i = block.end - 1; i >= block.start; i--) {
       for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
         if (defKills[s] === 0) continue;
@@ -157,14 +181,181 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   const solved = solveBits(cfg, { direction: 'backward', words, boundary, gen: useSet, kill: defSet });
   const liveInFlat = solved.atStart;
   const liveOutFlat = solved.atEnd;
+
+  const n = t.instructionCount;
+  const counts = new Int32Array(3 * n);
+  const registersBefore = counts.subarray(0, n);
+  const slotsBefore = counts.subarray(n, 2 * n);
+  const predicatesBefore = counts.subarray(2 * n);
+  const peaks = pressure(t, blocks, liveOutFlat, words, globalRegisters, registersBefore, slotsBefore, predicatesBefore);
+  const peakOf = (k: number): PressurePeak => ({
+    count: peaks[k + PEAK_COUNT]!, at: peaks[k + PEAK_AT]!, point: peaks[k + PEAK_AFTER] === 1 ? 'after' : 'before',
+  });
+  const peak = { registers: peakOf(0), slots32: peakOf(3), predicates: peakOf(6) };
+  PEAKS.set(fn, peak);
+
+  return livenessFacts(fn, t, cfg, compact, globalRegisters, words, liveInFlat, liveOutFlat, {
+    registersBefore, slotsBefore, predicatesBefore, peak, visits: solved.visits,
+  });
+}
+
+/** Peaks of (registers, slots, predicates), each as count, instruction, after: 9 numbers. */
+const PEAKS_SCRATCH = new Int32Array(9);
+
+/** Register pressure: one backward walk per block from its live-out over a dense per-register flag array
+ *  (module scratch, cleared after each block), filling the per-instruction counts; returns the peaks. */
+function pressure(
+  t: RegisterTable, blocks: Cfg['blocks'], liveOutFlat: Uint32Array, words: number, globals: Int32Array,
+  registersBefore: Int32Array, slotsBefore: Int32Array, predicatesBefore: Int32Array,
+): Int32Array {
+  const { useStart, useReg, defStart, defReg, defKills, slots } = t;
+  const live = LIVE;
+  // Walking backward, ">=" keeps the earliest instruction reaching a peak.
+  let peakRegs = 0;
+  let peakRegsAt = -1;
+  let peakRegsAfter = 0;
+  let peakSlots = 0;
+  let peakSlotsAt = -1;
+  let peakSlotsAfter = 0;
+  let peakPreds = 0;
+  let peakPredsAt = -1;
+  let peakPredsAfter = 0;
+  for (let b = 0; b < blocks.length; b++) {
+    const block = blocks[b]!;
+    if (block.start === block.end) continue;
+    let regs = 0;
+    let slotCount = 0;
+    let preds = 0;
+    const base = b * words;
+    for (let w = 0; w < words; w++) {
+      let x = liveOutFlat[base + w]!;
+      while (x !== 0) {
+        const low = x & -x;
+        const r = globals[w * 32 + 31 - Math.clz32(low)]!;
+        live[r] = 1;
+        const weight = slots[r]!;
+        if (weight === 0) preds++;
+        else {
+          regs++;
+          slotCount += weight;
+        }
+        x ^= low;
+      }
+    }
+    for (let i = block.end - 1; i >= block.start; i--) {
+      const d0 = defStart[i]!;
+      const d1 = defStart[i + 1]!;
+      // Just after i: live-out plus dead results.
+      let dr = regs;
+      let ds = slotCount;
+      let dp = preds;
+      for (let s = d0; s < d1; s++) {
+        const r = defReg[s]!;
+        if (live[r] === 1) continue;
+        const weight = slots[r]!;
+        if (weight === 0) dp++;
+        else {
+          dr++;
+          ds += weight;
+        }
+      }
+      if (dr > 0 && dr >= peakRegs) {
+        peakRegs = dr;
+        peakRegsAt = i;
+        peakRegsAfter = 1;
+      }
+      if (ds > 0 && ds >= peakSlots) {
+        peakSlots = ds;
+        peakSlotsAt = i;
+        peakSlotsAfter = 1;
+      }
+      if (dp > 0 && dp >= peakPreds) {
+        peakPreds = dp;
+        peakPredsAt = i;
+        peakPredsAfter = 1;
+      }
+      for (let s = d0; s < d1; s++) {
+        const r = defReg[s]!;
+        if (defKills[s] === 1 && live[r] === 1) {
+          live[r] = 0;
+          const weight = slots[r]!;
+          if (weight === 0) preds--;
+          else {
+            regs--;
+            slotCount -= weight;
+          }
+        }
+      }
+      for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
+        const r = useReg[s]!;
+        if (live[r] === 0) {
+          live[r] = 1;
+          const weight = slots[r]!;
+          if (weight === 0) preds++;
+          else {
+            regs++;
+            slotCount += weight;
+          }
+        }
+      }
+      registersBefore[i] = regs;
+      slotsBefore[i] = slotCount;
+      predicatesBefore[i] = preds;
+      if (regs > 0 && regs >= peakRegs) {
+        peakRegs = regs;
+        peakRegsAt = i;
+        peakRegsAfter = 0;
+      }
+      if (slotCount > 0 && slotCount >= peakSlots) {
+        peakSlots = slotCount;
+        peakSlotsAt = i;
+        peakSlotsAfter = 0;
+      }
+      if (preds > 0 && preds >= peakPreds) {
+        peakPreds = preds;
+        peakPredsAt = i;
+        peakPredsAfter = 0;
+      }
+    }
+    // Clear the flags: whatever is still live was live-out or read in the block.
+    for (let s = useStart[block.start]!; s < useStart[block.end]!; s++) live[useReg[s]!] = 0;
+    for (let w = 0; w < words; w++) {
+      let x = liveOutFlat[base + w]!;
+      while (x !== 0) {
+        const low = x & -x;
+        live[globals[w * 32 + 31 - Math.clz32(low)]!] = 0;
+        x ^= low;
+      }
+    }
+  }
+  const out = PEAKS_SCRATCH;
+  out[0] = peakRegs;
+  out[1] = peakRegsAt;
+  out[2] = peakRegsAfter;
+  out[3] = peakSlots;
+  out[4] = peakSlotsAt;
+  out[5] = peakSlotsAfter;
+  out[6] = peakPreds;
+  out[7] = peakPredsAt;
+  out[8] = peakPredsAfter;
+  return out;
+}
+
+/** The facts' object, with its queries (which walk a block again from its live-out, over flags of their own). */
+function livenessFacts(
+  fn: FunctionModel, t: RegisterTable, cfg: Cfg, compact: Int32Array, globalRegisters: Int32Array, words: number,
+  liveInFlat: Uint32Array, liveOutFlat: Uint32Array,
+  counted: Pick<Liveness, 'registersBefore' | 'slotsBefore' | 'predicatesBefore' | 'peak' | 'visits'>,
+): Liveness {
+  const { useStart, useReg, defStart, defReg, defKills, slots } = t;
   const liveInOf = (b: number): Uint32Array => liveInFlat.subarray(b * words, (b + 1) * words);
   const liveOutOf = (b: number): Uint32Array => liveOutFlat.subarray(b * words, (b + 1) * words);
-
-  // Pressure, and live-at queries: walk a block backward over a dense
-  // per-register flag array, starting from its live-out.
-  const live = new Uint8Array(R);
+  // Live-at queries: walk a block backward over a dense per-register flag
+  // array, starting from its live-out.
+  let live: Uint8Array | undefined;
   const touched: number[] = [];
-  const startWalk = (block: number): void => {
+  const startWalk = (block: number): Uint8Array => {
+    live ??= new Uint8Array(t.registerCount);
     for (const r of touched) live[r] = 0;
     touched.length = 0;
     const base = block * words;
@@ -172,127 +363,45 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
       let x = liveOutFlat[base + w]!;
       while (x !== 0) {
         const low = x & -x;
-        const r = globals[w * 32 + 31 - Math.clz32(low)]!;
+        const r = globalRegisters[w * 32 + 31 - Math.clz32(low)]!;
         live[r] = 1;
         touched.push(r);
         x ^= low;
       }
     }
+    return live;
   };
-  const liveList = (): number[] => [...new Set(touched)].filter((r) => live[r] === 1).sort((a, b) => a - b);
-  const walkBack = (i: number): void => {
-    for (let s = defStart[i]!; s < defStart[i + 1]!; s++) if (defKills[s] === 1) live[defReg[s]!] = 0;
+  const liveList = (flags: Uint8Array): number[] => [...new Set(touched)].filter((r) => flags[r] === 1).sort((a, b) => a - b);
+  const walkBack = (flags: Uint8Array, i: number): void => {
+    for (let s = defStart[i]!; s < defStart[i + 1]!; s++) if (defKills[s] === 1) flags[defReg[s]!] = 0;
     for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
       const r = useReg[s]!;
-      if (live[r] === 0) {
-        live[r] = 1;
+      if (flags[r] === 0) {
+        flags[r] = 1;
         touched.push(r);
       }
     }
   };
-
-  const n = t.instructionCount;
-  const registersBefore = new Int32Array(n);
-  const slotsBefore = new Int32Array(n);
-  const predicatesBefore = new Int32Array(n);
-  let regs = 0;
-  let slotCount = 0;
-  let preds = 0;
-  type MutablePeak = { count: number; at: number; point: 'before' | 'after' };
-  const peakRegs: MutablePeak = { count: 0, at: -1, point: 'before' };
-  const peakSlots: MutablePeak = { count: 0, at: -1, point: 'before' };
-  const peakPreds: MutablePeak = { count: 0, at: -1, point: 'before' };
-  const note = (peak: MutablePeak, value: number, at: number, point: 'before' | 'after'): void => {
-    // Walking backward, ">=" keeps the earliest instruction reaching the peak.
-    if (value > 0 && value >= peak.count) {
-      peak.count = value;
-      peak.at = at;
-      peak.point = point;
-    }
-  };
-  const add = (r: number, sign: number): void => {
-    if (slots[r] === 0) preds += sign;
-    else {
-      regs += sign;
-      slotCount += sign * slots[r]!;
-    }
-  };
-  for (const block of cfg.blocks) {
-    if (block.start === block.end) continue;
-    startWalk(block.id);
-    regs = 0;
-    slotCount = 0;
-    preds = 0;
-    for (const r of touched) add(r, 1);
-    for (let i = block.end - 1; i >= block.start; i--) {
-      // Just after i: live-out plus dead results.
-      let dr = 0;
-      let ds = 0;
-      let dp = 0;
-      for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
-        const r = defReg[s]!;
-        if (live[r] === 1) continue;
-        if (slots[r] === 0) dp++;
-        else {
-          dr++;
-          ds += slots[r]!;
-        }
-      }
-      note(peakRegs, regs + dr, i, 'after');
-      note(peakSlots, slotCount + ds, i, 'after');
-      note(peakPreds, preds + dp, i, 'after');
-      for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
-        const r = defReg[s]!;
-        if (defKills[s] === 1 && live[r] === 1) {
-          live[r] = 0;
-          add(r, -1);
-        }
-      }
-      for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
-        const r = useReg[s]!;
-        if (live[r] === 0) {
-          live[r] = 1;
-          touched.push(r);
-          add(r, 1);
-        }
-      }
-      registersBefore[i] = regs;
-      slotsBefore[i] = slotCount;
-      predicatesBefore[i] = preds;
-      note(peakRegs, regs, i, 'before');
-      note(peakSlots, slotCount, i, 'before');
-      note(peakPreds, preds, i, 'before');
-    }
-  }
-  for (const r of touched) live[r] = 0;
-  touched.length = 0;
-  const peak = { registers: peakRegs, slots32: peakSlots, predicates: peakPreds };
-  PEAKS.set(fn, peak);
-  // (The pressure walk's closures, run for every instruction: their compiled code kept from function to function.)
-  keepCompiled('liveness', note, add);
-
-  const liveAfter = (ins: number): number[] => {
+  const walkTo = (ins: number): Uint8Array => {
     const block = cfg.blocks[cfg.blockOf[ins]!]!;
-    startWalk(block.id);
-    for (let i = block.end - 1; i > ins; i--) walkBack(i);
-    return liveList();
+    const flags = startWalk(block.id);
+    for (let i = block.end - 1; i > ins; i--) walkBack(flags, i);
+    return flags;
   };
 
   return {
     fn, table: t, globalRegisters,
-    registersBefore, slotsBefore, predicatesBefore,
-    peak,
-    visits: solved.visits,
+    ...counted,
     slotsOf: (reg) => slots[reg]!,
     isLiveIn: (block, reg) => has(liveInFlat, block * words, compact[regId(reg)]!),
     isLiveOut: (block, reg) => has(liveOutFlat, block * words, compact[regId(reg)]!),
     liveIn: (block) => bitsToList(liveInOf(block), globalRegisters),
     liveOut: (block) => bitsToList(liveOutOf(block), globalRegisters),
-    liveAfter,
+    liveAfter: (ins) => liveList(walkTo(ins)),
     liveBefore: (ins) => {
-      liveAfter(ins);
-      walkBack(ins);
-      return liveList();
+      const flags = walkTo(ins);
+      walkBack(flags, ins);
+      return liveList(flags);
     },
     liveAtEntry: () => (cfg.blocks.length === 0 ? [] : bitsToList(liveInOf(0), globalRegisters)),
   };

@@ -29,6 +29,7 @@
 import type * as A from '../../parser/ast.js';
 import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type VariableSymbol } from '../symbols.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
+import { keepCompiled } from '../keep-compiled.js';
 import { effects } from './effects.js';
 import { reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 
@@ -870,12 +871,15 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
     return paramReader !== undefined && paramReader[i] === 1;
   };
 
-  propagate(flow, seed, (i) => {
+  const evaluate = (i: number): boolean => {
     if (relevantOpcode[flow.opcode[i]!] !== true) return false;
     changed = false;
     transfer(i);
     return changed;
-  });
+  };
+  propagate(flow, seed, evaluate);
+  // (The propagation's closures, run for every instruction: their compiled code kept from function to function.)
+  keepCompiled('provenance', seed, evaluate);
 
   // Addresses of memory accesses: provenance per address-table entry; the
   // objects are made when first asked for.

@@ -67,37 +67,58 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
   const defStart = new Int32Array(n + 1);
   const slots = new Uint8Array(fn.registers.length);
   const seen = new Uint8Array(fn.registers.length);
-  const note = (r: RegisterSymbol): void => {
-    if (seen[r.id] === 1) return;
-    seen[r.id] = 1;
-    slots[r.id] = slotsOf(r);
-  };
   const uses = USES.reset();
   const defs = DEFS.reset();
   const kills = KILLS.reset();
+  // (Slots written straight into the buffers' storage, room made per instruction: no call per slot.)
+  let ul = 0;
+  let dl = 0;
   for (let i = 0; i < n; i++) {
     const ins = fn.instructions[i]!;
     const e = effects(fn, ins);
-    useStart[i] = uses.length;
-    const u0 = uses.length;
-    for (const r of e.uses) {
-      if (uses.has(u0, r.id)) continue;
-      uses.push(r.id);
-      note(r);
+    useStart[i] = ul;
+    const eu = e.uses;
+    const ud = uses.reserve(eu.length);
+    const u0 = ul;
+    for (let k = 0; k < eu.length; k++) {
+      const r = eu[k]!;
+      const id = r.id;
+      let dup = false;
+      for (let s = u0; s < ul; s++) if (ud[s] === id) dup = true;
+      if (dup) continue;
+      ud[ul++] = id;
+      if (seen[id] === 0) {
+        seen[id] = 1;
+        slots[id] = slotsOf(r);
+      }
     }
-    defStart[i] = defs.length;
-    const d0 = defs.length;
+    uses.length = ul;
+    defStart[i] = dl;
+    const ed = e.defs;
+    if (ed.length === 0) continue;
+    const dd = defs.reserve(ed.length);
+    const kd = kills.reserve(ed.length);
+    const d0 = dl;
     // (Only a write asks about the guard: reading the instruction's syntax node is a cache miss on a large module.)
-    const guarded = e.defs.length !== 0 && ins.node.guard !== undefined;
-    for (const r of e.defs) {
-      if (defs.has(d0, r.id)) continue;
-      defs.push(r.id);
-      note(r);
-      kills.push(guarded || (r.vector !== undefined && writesComponent(fn, ins.node.operands[0], r)) ? 0 : 1);
+    const guarded = ins.node.guard !== undefined;
+    for (let k = 0; k < ed.length; k++) {
+      const r = ed[k]!;
+      const id = r.id;
+      let dup = false;
+      for (let s = d0; s < dl; s++) if (dd[s] === id) dup = true;
+      if (dup) continue;
+      kd[dl] = guarded || (r.vector !== undefined && writesComponent(fn, ins.node.operands[0], r)) ? 0 : 1;
+      dd[dl++] = id;
+      if (seen[id] === 0) {
+        seen[id] = 1;
+        slots[id] = slotsOf(r);
+      }
     }
+    defs.length = dl;
+    kills.length = dl;
   }
-  useStart[n] = uses.length;
-  defStart[n] = defs.length;
+  useStart[n] = ul;
+  defStart[n] = dl;
   const useReg = uses.take();
   const useIns = new Int32Array(useReg.length);
   for (let i = 0; i < n; i++) for (let s = useStart[i]!; s < useStart[i + 1]!; s++) useIns[s] = i;
@@ -181,17 +202,19 @@ function setRange(a: Uint32Array, from: number, to: number): void {
   a[tw]! |= tmask;
 }
 
-/** Appends `map` of each set bit in [from, to) to `out`, in bit order. */
-function collectRange(a: Uint32Array, from: number, to: number, map: Int32Array, out: IntBuffer): void {
+/** Writes `map` of each set bit in [from, to) into `out` from `at`, in bit order (room for to - from made);
+ *  returns the index after the last. */
+function collectRange(a: Uint32Array, from: number, to: number, map: Int32Array, out: Int32Array, at: number): number {
   for (let b = from; b < to;) {
     const word = a[b >>> 5]! >>> (b & 31);
     if (word === 0) {
       b = (b | 31) + 1;
       continue;
     }
-    if ((word & 1) !== 0) out.push(map[b]!);
+    if ((word & 1) !== 0) out[at++] = map[b]!;
     b++;
   }
+  return at;
 }
 
 const EMPTY = new Uint32Array(0);
@@ -407,27 +430,35 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
   // instruction order and blocks are contiguous ranges in order).
   const rdStart = new Int32Array(U + 1);
   const rd = REACHING.reset();
+  // (Written straight into the buffer's storage: room for a block's simple reads made at once.)
+  let out = rd.reserve(U);
+  let at = 0;
   const state = new Uint32Array(words);
   for (const block of cfg.blocks) {
     if (block.start === block.end) continue;
-    for (let w = 0, at = block.id * words; w < words; w++) state[w] = atBlockStart[at + w]!;
+    for (let w = 0, base = block.id * words; w < words; w++) state[w] = atBlockStart[base + w]!;
     for (let i = block.start; i < block.end; i++) {
       for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
-        rdStart[s] = rd.length;
         const r = useReg[s]!;
         if (simple[r] === 1) {
-          rd.push(regBase[r + 1]! - 1);
+          rdStart[s] = at;
+          out[at++] = regBase[r + 1]! - 1;
           continue;
         }
-        collectRange(state, bitBase[r]!, bitEnd[r]!, bitToDef, rd);
-        if (rd.length > MAX_DEF_USE_PAIRS) {
+        // Room for every definition of r, and one for each read left.
+        rd.length = at;
+        out = rd.reserve(bitEnd[r]! - bitBase[r]! + U - s);
+        rdStart[s] = at;
+        at = collectRange(state, bitBase[r]!, bitEnd[r]!, bitToDef, out, at);
+        if (at > MAX_DEF_USE_PAIRS) {
           throw new AnalysisBudgetExceeded('reaching definitions', `more than ${MAX_DEF_USE_PAIRS.toLocaleString('en-US')} definition-use pairs in ${fn.name}`);
         }
       }
       if (bits !== 0) apply(state, i);
     }
   }
-  rdStart[U] = rd.length;
+  rd.length = at;
+  rdStart[U] = at;
   // (The walk's one closure, run for every instruction: its compiled code kept from function to function.)
   keepCompiled('reaching-definitions', apply);
   const rdDef = rd.take();

@@ -251,6 +251,10 @@ export function solveBits(cfg: Cfg, problem: BitProblem): BitResult {
     }
     if (changed) work.changed(block);
   }
+  // (A worklist's map is a transition from the class's initial map, held only by live instances: when a
+  // full collection finds none, the map goes and with it this function's and the worklist's optimized
+  // code, compiled again at the next function's solve (every pass of a bench, every part of a check).)
+  keepCompiled('solveBits', work);
   const visits = work.visits;
   return forward ? { atStart: input, atEnd: output, visits } : { atStart: output, atEnd: input, visits };
 }

@@ -11,6 +11,7 @@
 // nothing until a check asks for it.
 import type * as A from '../../parser/ast.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
+import { keepCompiled } from '../keep-compiled.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 import {
   ACCESS_SPACES, OPERAND_SLOTS, PROV, propagate, provenanceAnalysis, registerIn, valueFlowAnalysis, type AccessSpace, type ValueFlow,
@@ -204,7 +205,10 @@ function computeTaint(ctx: AnalysisContext, fn: FunctionModel): TaintFacts {
     return changed;
   };
   // Every fact starts at a load.
-  propagate(flow, (i) => sourceOf[i] !== 0, evaluate);
+  const seed = (i: number): boolean => sourceOf[i] !== 0;
+  propagate(flow, seed, evaluate);
+  // (The propagation's closures, run for every instruction: their compiled code kept from function to function.)
+  keepCompiled('taint', seed, evaluate);
 
   const maskAt = (i: number, r: number, masks: Uint8Array): number => {
     const u = flow.useOf(i, r);
