@@ -215,10 +215,9 @@ function splitNumbered(name: string): [string, number] | undefined {
   return i < 0 ? undefined : [name.slice(0, i), Number(name.slice(i))];
 }
 
-/** The `%r<N>` ranges of a function's outermost scope, to find a register from its name's characters: the
- *  rules RangesByCode's shortcut must agree with (`of` says when it can be used). (It once read every
- *  occurrence's number from the characters; the parser interns names, and a module-wide code per distinct
- *  name, NumberCodes, costs one lookup instead.) */
+/** The `%r<N>` ranges of a function's outermost scope, to find a register from its name's characters: no
+ *  hash of the name and no map lookup (the parser's name strings are fresh slices, hashed anew at each
+ *  occurrence), and most names in compiler output are such registers. */
 class NumberedNames {
   /** The number of the register `find` found. */
   n = 0;
@@ -253,92 +252,14 @@ class NumberedNames {
   }
 }
 
-/** The most `%r<N>` prefixes a module's codes tell apart (more: the others' names are searched). */
-const PREFIX_BITS = 6;
-
-/** Per distinct name of a module, its `%r<N>` reading as one small integer: the number times 64 plus its
- *  prefix's index; -1 when it is none (`numberStart`'s rules, up to 7 digits, the first 64 prefixes). Names
- *  are interned by the parser, so one lookup of a module-wide table replaces reading the number from the
- *  characters at each occurrence, and the table has one entry per distinct name of the module, not one per
- *  name of each function (functions name the same `%r1`...`%rN`). */
-class NumberCodes {
-  private readonly codes = new Map<string, number>();
-  private readonly prefixes = new Map<string, number>();
-
-  code(name: string): number {
-    let code = this.codes.get(name);
-    if (code === undefined) {
-      code = this.read(name);
-      this.codes.set(name, code);
-    }
-    return code;
-  }
-
-  /** The index of a prefix, given on first sight; -1 past the first 64. */
-  prefixIndex(prefix: string): number {
-    let k = this.prefixes.get(prefix);
-    if (k === undefined) {
-      k = this.prefixes.size < 1 << PREFIX_BITS ? this.prefixes.size : -1;
-      this.prefixes.set(prefix, k);
-    }
-    return k;
-  }
-
-  private read(name: string): number {
-    const i = numberStart(name);
-    const len = name.length;
-    if (i < 0 || len - i > 7) return -1;
-    const k = this.prefixIndex(name.slice(0, i));
-    if (k < 0) return -1;
-    let n = 0;
-    for (let j = i; j < len; j++) n = n * 10 + name.charCodeAt(j) - 48;
-    return (n << PREFIX_BITS) | k;
-  }
-}
-
-/** The outermost scope's `%r<N>` ranges by prefix index (NumberCodes), to find a register from its name's
- *  code. */
-class RangesByCode {
-  private constructor(private readonly byPrefix: (RegisterRange | undefined)[]) {}
-
-  /** The range of a code's register (undefined: none, or past the range's count); its number is `code >> 6`. */
-  range(code: number): RegisterRange | undefined {
-    if (code < 0) return undefined;
-    const r = this.byPrefix[code & ((1 << PREFIX_BITS) - 1)];
-    return r !== undefined && code >>> PREFIX_BITS < r.count ? r : undefined;
-  }
-
-  /** For the outermost scope, or null where NumberedNames can not be used (the same rules). */
-  static of(scope: Scope, numbered: NumberedNames | null, codes: NumberCodes): RangesByCode | null {
-    if (numbered === null) return null;
-    const byPrefix = new Array<RegisterRange | undefined>(1 << PREFIX_BITS).fill(undefined);
-    for (const r of scope.ranges.values()) {
-      const k = codes.prefixIndex(r.prefix);
-      if (k >= 0) byPrefix[k] = r;
-    }
-    return new RangesByCode(byPrefix);
-  }
-}
-
 class FunctionBuilder {
-  /** The instructions and registers, made in tables kept between functions (`FLATS`, `REGISTERS`) and copied
-   *  to exact lists once the function is done (`finish`): no list grown by `push`, copied at each growth and
-   *  left with room to spare. */
-  instructions: readonly Flat[] = NO_FLATS;
-  /** Instructions walked so far. */
-  count = 0;
+  readonly instructions: Flat[] = [];
   readonly labels: LabelSymbol[] = [];
-  registers: readonly RegisterSymbol[] = NO_REGISTERS;
-  /** Registers made so far. */
-  private registerCount = 0;
+  readonly registers: RegisterSymbol[] = [];
   private readonly declTypes = new Map<A.VariableDecl, ReturnType<typeof declType>>();
-  private lastDecl: A.VariableDecl | undefined = undefined;
-  private lastType: ReturnType<typeof declType> | undefined = undefined;
-  /** Per name that is no register of a `%r<N>` range, as the function's outermost scope sees it (null:
-   *  nothing): one entry per distinct name instead of one per occurrence. */
+  /** Per name, as the function's outermost scope sees it (null: nothing): one entry per distinct name
+   *  instead of one per occurrence. */
   readonly byName = new Map<string, SymbolRef | null>();
-  /** The outermost scope's ranges by the codes of `module.codes`; set once the body is walked. */
-  byCode: RangesByCode | null = null;
   /** Per occurrence, only where a nested `{ }` scope declares the name (its meaning there may differ from
    *  the outermost scope's). Compiler output nests scopes around inline assembly, a few instructions of a
    *  function, so these stay small or empty. */
@@ -360,20 +281,17 @@ class FunctionBuilder {
   }
 
   private newRegister(name: string, decl: A.VariableDecl, isParam: boolean): RegisterSymbol {
-    // Registers of one declaration (`.reg .b32 %r<900>;`) share its type. (The last declaration's first:
-    // registers made in a row are mostly of one range.)
-    let t = decl === this.lastDecl ? this.lastType : this.declTypes.get(decl);
+    // Registers of one declaration (`.reg .b32 %r<900>;`) share its type.
+    let t = this.declTypes.get(decl);
     if (t === undefined) {
       t = declType(decl);
       this.declTypes.set(decl, t);
     }
-    this.lastDecl = decl;
-    this.lastType = t;
-    const id = this.registerCount++;
+    const id = this.registers.length;
     const r: RegisterSymbol = t.vector === undefined
       ? { kind: 'register', name, type: t.type, decl, id, isParam }
       : { kind: 'register', name, type: t.type, decl, id, isParam, vector: t.vector };
-    REGISTERS[id] = r;
+    this.registers.push(r);
     return r;
   }
 
@@ -414,11 +332,9 @@ class FunctionBuilder {
           break;
         }
         case 'Instruction': {
+          const ins = new Flat(this.instructions.length, s, scope, this.loc);
           this.flushLabels();
-          const n = this.count++;
-          WALKED_NODES[n] = s;
-          WALKED_SCOPES[n] = scope;
-          WALKED_LOCS[n] = this.loc;
+          this.instructions.push(ins);
           break;
         }
         case 'Block':
@@ -442,8 +358,8 @@ class FunctionBuilder {
     if (this.pendingLabels.length === 0) return;
     for (const p of this.pendingLabels) {
       const sym: LabelSymbol = p.directive === undefined
-        ? { kind: 'label', name: p.node.name, target: this.count, node: p.node }
-        : { kind: 'label', name: p.node.name, target: this.count, node: p.node, directive: p.directive };
+        ? { kind: 'label', name: p.node.name, target: this.instructions.length, node: p.node }
+        : { kind: 'label', name: p.node.name, target: this.instructions.length, node: p.node, directive: p.directive };
       if (!p.scope.labels.has(sym.name)) p.scope.labels.set(sym.name, sym);
       this.labels.push(sym);
     }
@@ -485,26 +401,20 @@ class FunctionBuilder {
     return r;
   }
 
-  /** What `name` means in the outermost scope, from the per-name tables (found at its first occurrence). */
+  /** What `name` means in the outermost scope: a register of one of its `%r<N>` ranges straight from the
+   *  name's characters (most names are), else from the per-name table. */
   private outerMeaning(name: string): SymbolRef | undefined {
-    const reg = this.numberedRegister(name);
-    if (reg !== undefined) return reg;
+    const numbered = this.numbered;
+    if (numbered !== null) {
+      const hit = numbered.find(name);
+      if (hit !== undefined) return this.rangeRegister(hit, numbered.n, name);
+    }
     let sym = this.byName.get(name);
     if (sym === undefined) {
       sym = this.lookup(name, this.scope) ?? null;
       this.byName.set(name, sym);
     }
-    return sym === null ? undefined : sym;
-  }
-
-  /** The register of one of the outermost scope's `%r<N>` ranges that `name` names, from its code (most names
-   *  are such registers); undefined when it names none. */
-  private numberedRegister(name: string): RegisterSymbol | undefined {
-    const byCode = this.byCode;
-    if (byCode === null) return undefined;
-    const code = this.module.codes.code(name);
-    const range = byCode.range(code);
-    return range === undefined ? undefined : this.rangeRegister(range, code >>> PREFIX_BITS, name);
+    return sym ?? undefined;
   }
 
   /** What `name` means in a nested `scope`, when a scope between it and the outermost one declares the name
@@ -521,14 +431,11 @@ class FunctionBuilder {
    *  src/cfg/dataflow/effects.ts: the same lists in the same order) in the same walk. */
   resolveOperands(): void {
     this.numbered = NumberedNames.of(this.scope);
-    this.byCode = RangesByCode.of(this.scope, this.numbered, this.module.codes);
     const defs = DEFS;
     const uses = USES;
-    for (let i = 0; i < this.count; i++) {
-      const node = WALKED_NODES[i]!;
-      const ins = new Flat(i, node, WALKED_SCOPES[i]!, WALKED_LOCS[i]);
-      FLATS[i] = ins;
+    for (const ins of this.instructions) {
       const nested = ins.scope !== this.scope;
+      const node = ins.node;
       const ops = node.operands;
       defs.n = 0;
       uses.n = 0;
@@ -547,28 +454,15 @@ class FunctionBuilder {
       let guard: RegisterSymbol | undefined;
       if (node.guard !== undefined) {
         const g = node.guard;
-        guard = nested ? undefined : this.numberedRegister(g.predicate);
-        if (guard === undefined) guard = this.guardRegister(g, ins, nested);
+        const inner = nested ? this.nestedMeaning(g.predicate, ins.scope) : undefined;
+        if (inner !== undefined) this.guards.set(g, inner);
+        const sym = inner ?? this.outerMeaning(g.predicate);
+        if (sym === undefined) this.unresolved.push({ instruction: ins, name: { kind: 'Name', name: g.predicate, range: g.range } });
+        else if (sym.kind === 'register') guard = sym;
       }
       ins.uses = guard === undefined ? this.listOf(uses) : uses.n === 0 ? this.single(guard) : uses.takeAfter(guard);
       ins.defs = this.listOf(defs);
     }
-  }
-
-  /** The register a guard reads, the guard's name resolved (in `guards` where a nested scope declares it,
-   *  in `unresolved` where nothing does); undefined when it is no register. */
-  private guardRegister(g: A.Guard, ins: FlatInstruction, nested: boolean): RegisterSymbol | undefined {
-    const inner = nested ? this.nestedMeaning(g.predicate, ins.scope) : undefined;
-    if (inner !== undefined) this.guards.set(g, inner);
-    const sym = inner ?? this.outerMeaning(g.predicate);
-    if (sym === undefined) this.unresolved.push({ instruction: ins, name: { kind: 'Name', name: g.predicate, range: g.range } });
-    return sym?.kind === 'register' ? sym : undefined;
-  }
-
-  /** Copies the function's instructions and registers to their exact lists. */
-  finish(): void {
-    this.instructions = FLATS.slice(0, this.count) as Flat[];
-    this.registers = REGISTERS.slice(0, this.registerCount) as RegisterSymbol[];
   }
 
   /** The collected registers as a list; a list of one register is that register's one shared list (most
@@ -586,27 +480,16 @@ class FunctionBuilder {
     return list;
   }
 
-  /** Resolves a name: where a nested scope declares it, into `resolved`; where nothing does, into `unresolved`;
-   *  a register into `out`. */
-  private resolveName(e: A.NameExpr, ins: FlatInstruction, nested: boolean, out: Scratch): void {
-    const name = e.name;
-    // (The length first: names are not the engine's interned strings, and `===` with one calls a compare.)
-    if (name.length === 1 && name === '_') return;
-    const inner = nested ? this.nestedMeaning(name, ins.scope) : undefined;
-    if (inner !== undefined) this.resolved.set(e, inner);
-    const sym = inner ?? this.outerMeaning(name);
-    if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
-    else if (sym.kind === 'register') out.add(sym);
-  }
-
   /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction). */
   private resolveIn(e: A.Expression, ins: FlatInstruction, nested: boolean, out: Scratch): void {
     switch (e.kind) {
       case 'Name': {
-        // (Most names: a register the function has met before, in its outermost scope.)
-        const reg = nested ? undefined : this.numberedRegister(e.name);
-        if (reg !== undefined) out.add(reg);
-        else this.resolveName(e, ins, nested, out);
+        if (e.name === '_') return;
+        const inner = nested ? this.nestedMeaning(e.name, ins.scope) : undefined;
+        if (inner !== undefined) this.resolved.set(e, inner);
+        const sym = inner ?? this.outerMeaning(e.name);
+        if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
+        else if (sym.kind === 'register') out.add(sym);
         return;
       }
       case 'Unary': this.resolveIn(e.arg, ins, nested, out); return;
@@ -622,20 +505,6 @@ class FunctionBuilder {
   }
 }
 
-/** What the walk found of each instruction of a function (its statement, scope and source line), by index,
- *  for `resolveOperands` to make its Flat from: made there, with its def/use lists, an instruction's objects
- *  are all new together, where a Flat made by the walk and promoted by a scavenge before its lists were set
- *  had the write barrier remember each (an old object pointing to new ones) for the next scavenges. Kept
- *  between functions and models (the greatest function's size), emptied after each model. */
-const WALKED_NODES: (A.Instruction | undefined)[] = [];
-const WALKED_SCOPES: (Scope | undefined)[] = [];
-const WALKED_LOCS: (SourceLoc | undefined)[] = [];
-/** A function's instructions and registers as they are made (FunctionBuilder.finish). */
-const FLATS: (Flat | undefined)[] = [];
-const REGISTERS: (RegisterSymbol | undefined)[] = [];
-const NO_FLATS: readonly Flat[] = [];
-const NO_REGISTERS: readonly RegisterSymbol[] = [];
-
 /** Scratch lists of the registers one instruction writes and reads, while the model walks it. */
 const DEFS = new Scratch();
 const USES = new Scratch();
@@ -643,7 +512,6 @@ const USES = new Scratch();
 interface ModuleTables {
   readonly variables: Map<string, VariableSymbol>;
   readonly functions: Map<string, FunctionSymbol>;
-  readonly codes: NumberCodes;
 }
 
 /** A function's model. `resolve` and `resolveGuard` are methods of one class, not closures made per function:
@@ -659,9 +527,8 @@ class FunctionModelOf implements FunctionModel {
   readonly unresolved: readonly { readonly instruction: FlatInstruction; readonly name: A.NameExpr }[];
   private readonly resolved: ReadonlyMap<A.NameExpr, SymbolRef>;
   private readonly guards: ReadonlyMap<A.Guard, SymbolRef>;
-  private readonly byCode: RangesByCode | null;
-  private readonly codes: NumberCodes;
   private readonly byName: ReadonlyMap<string, SymbolRef | null>;
+  private readonly numbered: NumberedNames | null;
 
   constructor(readonly decl: A.FunctionDecl, b: FunctionBuilder) {
     this.name = decl.name;
@@ -673,22 +540,18 @@ class FunctionModelOf implements FunctionModel {
     this.unresolved = b.unresolved;
     this.resolved = b.resolved;
     this.guards = b.guards;
-    this.byCode = b.byCode;
-    this.codes = b.module.codes;
     this.byName = b.byName;
+    this.numbered = b.numbered;
   }
 
-  /** What a name means in the outermost scope (as the walk found it: every name an instruction has is in
-   *  the table; one it does not have means nothing there, as a `%r<N>` register the walk did not make). */
+  /** What a name means in the outermost scope (a register of a range only if the walk met it). */
   private outer(name: string): SymbolRef | undefined {
-    const byCode = this.byCode;
-    if (byCode !== null) {
-      const code = this.codes.code(name);
-      const range = byCode.range(code);
-      if (range !== undefined) return range.regs[code >>> PREFIX_BITS];
+    const numbered = this.numbered;
+    if (numbered !== null) {
+      const hit = numbered.find(name);
+      if (hit !== undefined) return hit.regs[numbered.n];
     }
-    const sym = this.byName.get(name);
-    return sym === null ? undefined : sym;
+    return this.byName.get(name) ?? undefined;
   }
 
   resolve(name: A.NameExpr): SymbolRef | undefined {
@@ -696,8 +559,7 @@ class FunctionModelOf implements FunctionModel {
       const inner = this.resolved.get(name);
       if (inner !== undefined) return inner;
     }
-    const s = name.name;
-    return s.length === 1 && s === '_' ? undefined : this.outer(s);
+    return name.name === '_' ? undefined : this.outer(name.name);
   }
 
   resolveGuard(guard: A.Guard): SymbolRef | undefined {
@@ -711,7 +573,7 @@ class FunctionModelOf implements FunctionModel {
 
 /** Builds the semantic model of a parsed module. */
 export function buildModuleModel(module: A.Module): ModuleModel {
-  const tables: ModuleTables = { variables: new Map(), functions: new Map(), codes: new NumberCodes() };
+  const tables: ModuleTables = { variables: new Map(), functions: new Map() };
   const files = new Map<number, string>();
   for (const s of module.statements) {
     if (s.kind === 'Variable') {
@@ -733,15 +595,7 @@ export function buildModuleModel(module: A.Module): ModuleModel {
     b.walk(s.body, b.scope);
     b.flushLabels();
     b.resolveOperands();
-    b.finish();
     functions.push(new FunctionModelOf(s, b));
   }
-  // (The tables kept between models hold the last function's objects: let them go with the model, keeping
-  // the tables' room, which `length = 0` would drop.)
-  FLATS.fill(undefined);
-  REGISTERS.fill(undefined);
-  WALKED_NODES.fill(undefined);
-  WALKED_SCOPES.fill(undefined);
-  WALKED_LOCS.fill(undefined);
   return { module, functions, functionsByName: tables.functions, variables: tables.variables, files };
 }

@@ -1,9 +1,7 @@
 // Def/use of one instruction: the registers it writes and reads, from the ISA
 // effects table; `call` return lists are writes, argument lists reads.
 import type * as A from '../../parser/ast.js';
-import {
-  DESTINATION_IS_READ, DESTINATION_WHEN, NO_DESTINATION, NO_DESTINATION_WHEN, destinationIsRead, writesFirstOperand,
-} from '../../parser/isa/effects.js';
+import { destinationIsRead, writesFirstOperand } from '../../parser/isa/effects.js';
 import type { Flat, FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 
 export interface Effects {
@@ -36,31 +34,11 @@ export class Scratch {
   }
 }
 
-/** Per opcode, what its first operand is when its modifiers do not decide it: never written (0), written and
- *  not read (1); 3 when the modifiers decide, 4 for `call` (its operand lists decide). */
-const OPCODE_ROLES = new Map<string, number>();
-
-function opcodeRole(opcode: string): number {
-  let role = OPCODE_ROLES.get(opcode);
-  if (role === undefined) {
-    role = opcode === 'call' ? 4
-      : NO_DESTINATION.has(opcode) ? 0
-      : DESTINATION_WHEN.has(opcode) || NO_DESTINATION_WHEN.has(opcode) || DESTINATION_IS_READ.has(opcode) ? 3
-      : 1;
-    OPCODE_ROLES.set(opcode, role);
-  }
-  return role;
-}
-
-/** What an instruction's first operand is: a source (0), a destination (1), a destination it also reads (2).
- *  (The ISA tables asked once per opcode, not four lookups per instruction: the model asks for every one.) */
+/** What an instruction's first operand is: a source (0), a destination (1), a destination it also reads (2). */
 export function firstOperandRole(node: A.Instruction): 0 | 1 | 2 {
   const ops = node.operands;
-  const role = opcodeRole(node.opcode);
-  if (role === 4) return ops[0]?.kind === 'List' && ops.length > 1 ? 1 : 0;
-  if (role === 0 || ops.length === 0 || ops[0]!.kind === 'Address') return 0;
-  if (role === 1) return 1;
-  if (!writesFirstOperand(node.opcode, node.modifiers)) return 0;
+  if (node.opcode === 'call') return ops[0]?.kind === 'List' && ops.length > 1 ? 1 : 0;
+  if (ops.length === 0 || !writesFirstOperand(node.opcode, node.modifiers) || ops[0]!.kind === 'Address') return 0;
   return destinationIsRead(node.opcode, node.modifiers) ? 2 : 1;
 }
 
