@@ -20,8 +20,8 @@ describe('kept compiled closures', () => {
       ctx.ranges(fn);
       ctx.liveness(fn);
     }
-    // Uniformity's inner functions, the solver problems of ranges and affine forms, liveness' and reaching
-    // definitions' per-instruction functions.
+    // Uniformity's inner functions, the solver problems of ranges and affine forms, reaching definitions'
+    // per-instruction function and the bit-set solver's worklist (liveness keeps no closure of its own now).
     expect(keptSites()).toBeGreaterThanOrEqual(4);
     const r = analyzeText(text, 'block-reduce.ptx');
     expect(r.report?.outcomes.length).toBe(100);
