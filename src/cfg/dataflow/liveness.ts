@@ -201,6 +201,17 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
 
 /** Peaks of (registers, slots, predicates), each as count, instruction, after: 9 numbers. */
 const PEAKS_SCRATCH = new Int32Array(9);
+const NO_PEAKS = [0, -1, 0, 0, -1, 0, 0, -1, 0];
+
+/** Peak `k` (0 registers, 3 slots, 6 predicates) raised to `value` at instruction `at` (`after`: 1 just after it,
+ *  0 just before). Walking backward, ">=" keeps the earliest instruction reaching the peak. */
+function notePeak(peaks: Int32Array, k: number, value: number, at: number, after: number): void {
+  if (value > 0 && value >= peaks[k]!) {
+    peaks[k] = value;
+    peaks[k + 1] = at;
+    peaks[k + 2] = after;
+  }
+}
 
 /** Register pressure: one backward walk per block from its live-out over a dense per-register flag array
  *  (module scratch, cleared after each block), filling the per-instruction counts; returns the peaks. */
@@ -210,16 +221,8 @@ function pressure(
 ): Int32Array {
   const { useStart, useReg, defStart, defReg, defKills, slots } = t;
   const live = LIVE;
-  // Walking backward, ">=" keeps the earliest instruction reaching a peak.
-  let peakRegs = 0;
-  let peakRegsAt = -1;
-  let peakRegsAfter = 0;
-  let peakSlots = 0;
-  let peakSlotsAt = -1;
-  let peakSlotsAfter = 0;
-  let peakPreds = 0;
-  let peakPredsAt = -1;
-  let peakPredsAfter = 0;
+  const peaks = PEAKS_SCRATCH;
+  peaks.set(NO_PEAKS);
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b]!;
     if (block.start === block.end) continue;
@@ -259,21 +262,9 @@ function pressure(
           ds += weight;
         }
       }
-      if (dr > 0 && dr >= peakRegs) {
-        peakRegs = dr;
-        peakRegsAt = i;
-        peakRegsAfter = 1;
-      }
-      if (ds > 0 && ds >= peakSlots) {
-        peakSlots = ds;
-        peakSlotsAt = i;
-        peakSlotsAfter = 1;
-      }
-      if (dp > 0 && dp >= peakPreds) {
-        peakPreds = dp;
-        peakPredsAt = i;
-        peakPredsAfter = 1;
-      }
+      notePeak(peaks, 0, dr, i, 1);
+      notePeak(peaks, 3, ds, i, 1);
+      notePeak(peaks, 6, dp, i, 1);
       for (let s = d0; s < d1; s++) {
         const r = defReg[s]!;
         if (defKills[s] === 1 && live[r] === 1) {
@@ -301,21 +292,9 @@ function pressure(
       registersBefore[i] = regs;
       slotsBefore[i] = slotCount;
       predicatesBefore[i] = preds;
-      if (regs > 0 && regs >= peakRegs) {
-        peakRegs = regs;
-        peakRegsAt = i;
-        peakRegsAfter = 0;
-      }
-      if (slotCount > 0 && slotCount >= peakSlots) {
-        peakSlots = slotCount;
-        peakSlotsAt = i;
-        peakSlotsAfter = 0;
-      }
-      if (preds > 0 && preds >= peakPreds) {
-        peakPreds = preds;
-        peakPredsAt = i;
-        peakPredsAfter = 0;
-      }
+      notePeak(peaks, 0, regs, i, 0);
+      notePeak(peaks, 3, slotCount, i, 0);
+      notePeak(peaks, 6, preds, i, 0);
     }
     // Clear the flags: whatever is still live was live-out or read in the block.
     for (let s = useStart[block.start]!; s < useStart[block.end]!; s++) live[useReg[s]!] = 0;
@@ -328,17 +307,7 @@ function pressure(
       }
     }
   }
-  const out = PEAKS_SCRATCH;
-  out[0] = peakRegs;
-  out[1] = peakRegsAt;
-  out[2] = peakRegsAfter;
-  out[3] = peakSlots;
-  out[4] = peakSlotsAt;
-  out[5] = peakSlotsAfter;
-  out[6] = peakPreds;
-  out[7] = peakPredsAt;
-  out[8] = peakPredsAfter;
-  return out;
+  return peaks;
 }
 
 /** The facts' object, with its queries (which walk a block again from its live-out, over flags of their own). */

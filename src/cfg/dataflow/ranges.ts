@@ -937,15 +937,7 @@ class RangeEngine {
     const val = this.setVal;
     const index = this.live.index;
     // First the entries the input refined over `input` (see refineArrival), then those written (which win).
-    let n = 0;
-    if (this.inK0 >= 0) {
-      idx[n] = this.inK0;
-      val[n++] = this.inV0;
-    }
-    if (this.inK1 >= 0) {
-      idx[n] = this.inK1;
-      val[n++] = this.inV1;
-    }
+    let n = this.refinedEntries(idx, val);
     let sorted = n < 2 || idx[0]! < idx[1]!;
     for (let j = 0; j < this.nTouched; j++) {
       const r = this.touched[j]!;
@@ -1034,15 +1026,7 @@ class RangeEngine {
     // The refined sides, lhs then rhs (the later wins where they are one entry).
     const idx = this.setIdx;
     const val = this.setVal;
-    let n = 0;
-    if (this.inK0 >= 0) {
-      idx[n] = this.inK0;
-      val[n++] = this.inV0;
-    }
-    if (this.inK1 >= 0) {
-      idx[n] = this.inK1;
-      val[n++] = this.inV1;
-    }
+    const n = this.refinedEntries(idx, val);
     this.clearInput();
     const out = pvSetMany(p.vec, idx, val, n);
     val.fill(undefined, 0, n);
@@ -1089,6 +1073,21 @@ class RangeEngine {
   private inV0: Iv = undefined;
   private inK1 = -1;
   private inV1: Iv = undefined;
+
+  /** The entries the input refined (see `inK0`), written to `idx`/`val` from 0, lhs then rhs (the later wins
+   *  where they are one entry); returns how many. */
+  private refinedEntries(idx: number[], val: Iv[]): number {
+    let n = 0;
+    if (this.inK0 >= 0) {
+      idx[n] = this.inK0;
+      val[n++] = this.inV0;
+    }
+    if (this.inK1 >= 0) {
+      idx[n] = this.inK1;
+      val[n++] = this.inV1;
+    }
+    return n;
+  }
 
   private clearInput(): void {
     this.inK0 = -1;

@@ -31,6 +31,20 @@ import { IntBuffer } from './int-buffer.js';
 /** The instruction of an entry definition (parameter or undefined value). */
 export const ENTRY = -1;
 
+
+/** Whether `buf[from, to)` holds `id` (an instruction's registers so far: a few). */
+function holds(buf: Int32Array, from: number, to: number, id: number): boolean {
+  for (let s = from; s < to; s++) if (buf[s] === id) return true;
+  return false;
+}
+
+/** Records register `r`'s slot weight at its first occurrence. */
+function noteSlots(r: RegisterSymbol, seen: Uint8Array, slots: Uint8Array): void {
+  if (seen[r.id] === 0) {
+    seen[r.id] = 1;
+    slots[r.id] = slotsOf(r);
+  }
+}
 /** Every instruction's register reads and writes, in dense arrays. */
 export interface RegisterTable {
   readonly instructionCount: number;
@@ -83,14 +97,9 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
     for (let k = 0; k < eu.length; k++) {
       const r = eu[k]!;
       const id = r.id;
-      let dup = false;
-      for (let s = u0; s < ul; s++) if (ud[s] === id) dup = true;
-      if (dup) continue;
+      if (holds(ud, u0, ul, id)) continue;
       ud[ul++] = id;
-      if (seen[id] === 0) {
-        seen[id] = 1;
-        slots[id] = slotsOf(r);
-      }
+      noteSlots(r, seen, slots);
     }
     uses.length = ul;
     defStart[i] = dl;
@@ -104,15 +113,10 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
     for (let k = 0; k < ed.length; k++) {
       const r = ed[k]!;
       const id = r.id;
-      let dup = false;
-      for (let s = d0; s < dl; s++) if (dd[s] === id) dup = true;
-      if (dup) continue;
+      if (holds(dd, d0, dl, id)) continue;
       kd[dl] = guarded || (r.vector !== undefined && writesComponent(fn, ins.node.operands[0], r)) ? 0 : 1;
       dd[dl++] = id;
-      if (seen[id] === 0) {
-        seen[id] = 1;
-        slots[id] = slotsOf(r);
-      }
+      noteSlots(r, seen, slots);
     }
     defs.length = dl;
     kills.length = dl;
