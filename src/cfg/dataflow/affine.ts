@@ -845,18 +845,6 @@ interface ModifierInfo {
 /** By modifier list: the fast parser gives instructions with the same modifiers one shared list. */
 const MODIFIER_INFO = new WeakMap<readonly string[], ModifierInfo>();
 
-/** The last list asked about, and its answer: runs of instructions share one (a weak map's lookup hashes the key). */
-let lastMods: readonly string[] | undefined;
-let lastInfo: ModifierInfo | undefined;
-
-function modifierInfo(mods: readonly string[]): ModifierInfo {
-  if (mods === lastMods) return lastInfo!;
-  const info = modifierInfoOf(mods);
-  lastMods = mods;
-  lastInfo = info;
-  return info;
-}
-
 function modifierInfoOf(mods: readonly string[]): ModifierInfo {
   const hit = MODIFIER_INFO.get(mods);
   if (hit !== undefined) return hit;
@@ -908,7 +896,7 @@ function opInfo(opcode: string, mods: readonly string[]): OpInfo {
   }
   let op = byOpcode.get(opcode);
   if (op === undefined) {
-    const m = modifierInfo(mods);
+    const m = modifierInfoOf(mods);
     let flags = m.flags;
     if (PURE.has(opcode) || (opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
     op = { opcode, types: m.types, ty: m.ty, flags };
@@ -1446,27 +1434,10 @@ class AffineEngine {
     return id;
   }
 
-  /** Special-register symbols by name, then by component (x, y, z, none), in front of the keyed ones: every
-   *  operand slot asks once, and the key is a string made per call. */
-  private readonly sregIds = new Map<string, Int32Array>();
-
+  // (Special-register and variable symbols need no cache in front of the keyed ones: the compiler gives each
+  // special register and component, and each variable, one source object with one slot per function, whose
+  // form `src` keeps in `slotForms`; only `evalExpr`'s rare operands ask again.)
   sregSym(name: string, component: string | undefined, variance: SregVariance): number {
-    const dim = component === undefined ? 3 : component === 'x' ? 0 : component === 'y' ? 1 : component === 'z' ? 2 : -1;
-    if (dim < 0) return this.sregKeyed(name, component, variance);
-    let ids = this.sregIds.get(name);
-    if (ids === undefined) {
-      ids = new Int32Array(4).fill(-1);
-      this.sregIds.set(name, ids);
-    }
-    let id = ids[dim]!;
-    if (id < 0) {
-      id = this.sregKeyed(name, component, variance);
-      ids[dim] = id;
-    }
-    return id;
-  }
-
-  private sregKeyed(name: string, component: string | undefined, variance: SregVariance): number {
     const full = component === undefined ? name : `${name}.${component}`;
     return this.keyedSym(`s:${full}`, K_SREG, (id) => ({
       kind: 'sreg', id, name: full, sreg: name, variance, threadDependent: false, uniform: undefined,
@@ -1474,19 +1445,7 @@ class AffineEngine {
     }));
   }
 
-  /** Variable symbols by variable, in front of the keyed ones (as `sregIds`). */
-  private readonly varIds = new Map<VariableSymbol, number>();
-
   varSym(v: VariableSymbol): number {
-    let id = this.varIds.get(v);
-    if (id === undefined) {
-      id = this.varKeyed(v);
-      this.varIds.set(v, id);
-    }
-    return id;
-  }
-
-  private varKeyed(v: VariableSymbol): number {
     return this.keyedSym(`v:${v.global ? 'g' : 'l'}:${v.name}`, K_VAR, (id) => ({ kind: 'var', id, name: `&${v.name}`, variable: v, threadDependent: false, uniform: undefined }));
   }
 

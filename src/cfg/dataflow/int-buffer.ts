@@ -10,11 +10,7 @@ export class IntBuffer {
     return this;
   }
   push(x: number): void {
-    if (this.length === this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
-      bigger.set(this.data);
-      this.data = bigger;
-    }
+    if (this.length === this.data.length) this.reserve(1);
     this.data[this.length++] = x;
   }
   /** Room for `extra` more items: the storage to write them into from `length` (then set `length`), without
@@ -27,11 +23,13 @@ export class IntBuffer {
     }
     return this.data;
   }
-  has(from: number, x: number): boolean {
-    for (let k = from; k < this.length; k++) if (this.data[k] === x) return true;
-    return false;
-  }
   take(): Int32Array {
     return this.data.slice(0, this.length);
   }
+}
+
+/** Whether `data[from, to)` holds `x` (a few items: those written so far into storage from `reserve`). */
+export function holds(data: Int32Array, from: number, to: number, x: number): boolean {
+  for (let k = from; k < to; k++) if (data[k] === x) return true;
+  return false;
 }

@@ -26,17 +26,11 @@ import { keepCompiled } from '../keep-compiled.js';
 import { typeBytes, type FunctionModel, type RegisterSymbol } from '../symbols.js';
 import { effects } from './effects.js';
 import { solveBits } from './solver.js';
-import { IntBuffer } from './int-buffer.js';
+import { holds, IntBuffer } from './int-buffer.js';
 
 /** The instruction of an entry definition (parameter or undefined value). */
 export const ENTRY = -1;
 
-
-/** Whether `buf[from, to)` holds `id` (an instruction's registers so far: a few). */
-function holds(buf: Int32Array, from: number, to: number, id: number): boolean {
-  for (let s = from; s < to; s++) if (buf[s] === id) return true;
-  return false;
-}
 
 /** Records register `r`'s slot weight at its first occurrence. */
 function noteSlots(r: RegisterSymbol, seen: Uint8Array, slots: Uint8Array): void {
