@@ -37,7 +37,9 @@ export const F032: Check = {
       + 'The alignment is the `.align` given, else the element size. It fails, once per variable, when the widest such access moves more '
       + 'bytes than the alignment; the finding is at the first widest access. n/a without `.extern .shared` variables. '
       + 'nvcc 13 never produces the pattern: it declares every `.extern .shared` array with `.align 16` or more, whatever the C++ '
-      + 'type or `__align__`, and no shared access is wider than 16 bytes; the bug comes from hand-written PTX or other generators.',
+      + 'type or `__align__`, and no shared access is wider than 16 bytes; the bug comes from hand-written PTX or other generators. '
+      + 'llc 14 does produce it: an `align 4` external shared array read as `<4 x float>` gives `.extern .shared .align 4` and '
+      + '`ld.shared.v4.f32` (fixtures/checks/F032/fails/underaligned-v4.ll).',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.extern .shared .align 4 .b8 smem[];\n.visible .entry k()\n{\n'
         + '\t.reg .f32 %f<5>;\n\tld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [smem];\n\tret;\n}\n',

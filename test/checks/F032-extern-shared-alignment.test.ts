@@ -1,6 +1,16 @@
 import { F032 } from '../../src/checks/F032-extern-shared-alignment.js';
 import { BODY as L, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
 import { checkCases } from './harness.js';
+import { compileLlvm, LLC, toolMissing } from '../helpers/toolchain.js';
+
+// Real compiler output that fails: llc's PTX for a 4-byte aligned dynamic shared array read as <4 x float>
+// (nvcc declares every extern shared array .align 16, so its output cannot fail this check).
+const LLC_FAIL = 'fixtures/checks/F032/fails/underaligned-v4.ll';
+const llcMissing = toolMissing(LLC);
+const underaligned = llcMissing === undefined ? await compileLlvm(LLC_FAIL, 'sm_80') : undefined;
+if (llcMissing !== undefined) console.log(`F032: the llc case is skipped: ${llcMissing}`);
+/** The 1-based line of the first line of `text` containing `needle`. */
+const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
 const DYN4 = '.extern .shared .align 4 .b8 dyn[];';
 
@@ -14,6 +24,9 @@ checkCases(F032, {
       lines: [L + 1],
     },
     { name: 'no .align: the element size', ptx: kernel(['ld.shared.u64 %rd3, [dyn2];'], { module: '.extern .shared .b32 dyn2[];' }), lines: [L] },
+    ...(underaligned !== undefined
+      ? [{ name: `llc output: ${LLC_FAIL}`, ptx: underaligned, lines: [lineOf(underaligned, 'ld.shared.v4.f32')] }]
+      : []),
   ],
   passes: [
     { name: '16-byte aligned', ptx: kernel(['ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [dyn+16];'], { module: '.extern .shared .align 16 .b8 dyn[];' }) },
