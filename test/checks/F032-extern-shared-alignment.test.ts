@@ -1,6 +1,7 @@
 import { F032 } from '../../src/checks/F032-extern-shared-alignment.js';
 import { BODY as L, expectQuietOnRealOutput, kernel, REAL } from './address-kernel.js';
 import { checkCases } from './harness.js';
+import { lineOf } from '../helpers/analysis.js';
 import { compileLlvm, LLC, toolMissing } from '../helpers/toolchain.js';
 
 // Real compiler output that fails: llc's PTX for a 4-byte aligned dynamic shared array read as <4 x float>
@@ -9,8 +10,6 @@ const LLC_FAIL = 'fixtures/checks/F032/fails/underaligned-v4.ll';
 const llcMissing = toolMissing(LLC);
 const underaligned = llcMissing === undefined ? await compileLlvm(LLC_FAIL, 'sm_80') : undefined;
 if (llcMissing !== undefined) console.log(`F032: the llc case is skipped: ${llcMissing}`);
-/** The 1-based line of the first line of `text` containing `needle`. */
-const lineOf = (text: string, needle: string): number => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
 
 const DYN4 = '.extern .shared .align 4 .b8 dyn[];';
 

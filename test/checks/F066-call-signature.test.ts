@@ -1,6 +1,14 @@
 import { F066 } from '../../src/checks/F066-call-signature.js';
 import { checkCases } from './harness.js';
 import { committedReal, failing, kernel, nvccReal } from './flow-kernel.js';
+import { lineOf } from '../helpers/analysis.js';
+import { compileLlvm, LLC, toolMissing } from '../helpers/toolchain.js';
+
+// Real compiler output that fails: llc's PTX for a call through a callee bitcast to a two-argument type.
+const LLC_FAIL = 'fixtures/checks/F066/fails/arg-count-bitcast.ll';
+const llcMissing = toolMissing(LLC);
+const mismatched = llcMissing === undefined ? await compileLlvm(LLC_FAIL, 'sm_80') : undefined;
+if (llcMissing !== undefined) console.log(`F066: the llc case is skipped: ${llcMissing}`);
 
 const F = '.func (.param .b32 r) f(.param .b32 a, .param .align 8 .b8 s[16])\n{\n\tst.param.b32 [r], 0;\n\tret;\n}';
 const call = (decls: string[], site: string): string[] => ['{', ...decls, site, '}', 'ret;'];
@@ -12,6 +20,7 @@ checkCases(F066, {
     failing('an array of another alignment', kernel('', call(['.param .b32 p0;', '.param .align 4 .b8 p1[16];', '.param .b32 rv;'], 'call.uni (rv), f, (p0, p1); //!'), { prelude: F })),
     failing('a missing return value', kernel('', call(['.param .b32 p0;', '.param .align 8 .b8 p1[16];'], 'call.uni f, (p0, p1); //!'), { prelude: F })),
     failing('a 64-bit register for a 32-bit parameter', kernel('', ['call.uni g, (%rd1); //!', 'ret;'], { prelude: '.func g(.param .b32 a)\n{\n\tret;\n}' })),
+    ...(mismatched !== undefined ? [{ name: `llc output: ${LLC_FAIL}`, ptx: mismatched, lines: [lineOf(mismatched, 'call.uni')] }] : []),
     failing('an indirect call against its prototype', kernel('.param .u64 fp', ['ld.param.u64 %rd1, [fp];', 'P: .callprototype _ (.param .b32 _);', 'call.uni %rd1, (), P; //!', 'ret;'])),
   ],
   passes: [
