@@ -85,7 +85,8 @@ export const F066: Check = {
       + 'also in alignment (declared `.align`, else the element size); a register argument must have the formal\'s size; an immediate '
       + 'fits anything; an unsized last formal (`[]`, variadic) takes any size. A direct call is judged against the callee\'s '
       + 'declaration, an indirect one against its `.callprototype`. A callee that resolves to no function is F005\'s (undefined '
-      + 'target), not reported again here.',
+      + 'target), not reported again here. Compilers do emit it: llc 14 passes two arguments to a one-parameter `.func` for a call '
+      + 'through a bitcast of the callee (fixtures/checks/F066/fails/arg-count-bitcast.ll), which ptxas then rejects.',
     examples: {
       fails: '.version 8.0\n.target sm_90\n.address_size 64\n.func f(.param .b32 a, .param .b32 b)\n{\n\tret;\n}\n.visible .entry k()\n{\n'
         + '\t{\n\t.param .b32 p0;\n\tst.param.b32 [p0], 1;\n\tcall.uni f, (p0);\n\t}\n\tret;\n}\n',
