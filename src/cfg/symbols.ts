@@ -4,6 +4,7 @@
 import type * as A from '../parser/ast.js';
 import { lookupSreg, type SregSpec } from '../parser/isa/sregs.js';
 import { firstOperandRole, Scratch } from './dataflow/effects.js';
+import { IntBuffer } from './dataflow/int-buffer.js';
 
 /** A register: declared by `.reg`, or a `.reg` parameter of a `.func`. */
 export interface RegisterSymbol {
@@ -111,6 +112,19 @@ export class Flat implements FlatInstruction {
   constructor(readonly index: number, readonly node: A.Instruction, readonly scope: Scope, readonly loc: SourceLoc | undefined) {}
 }
 
+/** Every instruction's registers by id, as `effects` lists them (src/cfg/dataflow/effects.ts): instruction i
+ *  reads `useIds[useStart[i], useStart[i + 1])`, its guard first, and writes `defIds[defStart[i], defStart[i + 1])`.
+ *  Typed lists for the whole function, made in the model's walk, for analyses that want register ids (the
+ *  register table of reaching definitions) without a list of register objects per instruction. */
+export interface EffectTable {
+  readonly useStart: Int32Array;
+  readonly useIds: Int32Array;
+  readonly defStart: Int32Array;
+  readonly defIds: Int32Array;
+  /** 1 for an instruction with a guard predicate (`@p`, `@!p`), whatever it names. */
+  readonly guarded: Uint8Array;
+}
+
 export interface FunctionModel {
   readonly decl: A.FunctionDecl;
   readonly name: string;
@@ -124,6 +138,8 @@ export interface FunctionModel {
   resolve(name: A.NameExpr): SymbolRef | undefined;
   /** Registers created so far, by id. */
   readonly registers: readonly RegisterSymbol[];
+  /** Every instruction's registers by id. */
+  readonly effectTable: EffectTable;
   /** What an instruction's guard predicate denotes. */
   resolveGuard(guard: A.Guard): SymbolRef | undefined;
   /** Names no declaration answers (for F005/F006). */
@@ -252,6 +268,10 @@ class NumberedNames {
   }
 }
 
+const NO_EFFECTS: EffectTable = {
+  useStart: new Int32Array(1), useIds: new Int32Array(0), defStart: new Int32Array(1), defIds: new Int32Array(0), guarded: new Uint8Array(0),
+};
+
 class FunctionBuilder {
   readonly instructions: Flat[] = [];
   readonly labels: LabelSymbol[] = [];
@@ -271,6 +291,8 @@ class FunctionBuilder {
   private readonly singles: (readonly RegisterSymbol[] | undefined)[] = [];
   /** The outermost scope's `%r<N>` ranges by name (null: none, or not usable); set once the body is walked. */
   numbered: NumberedNames | null = null;
+  /** Set by `resolveOperands`. */
+  effectTable: EffectTable = NO_EFFECTS;
   private loc: SourceLoc | undefined;
   /** Labels waiting for their instruction, with the scope they belong to. */
   private pendingLabels: { node: A.Label; scope: Scope; directive?: A.TargetListDirective | A.CallPrototype }[] = [];
@@ -433,6 +455,12 @@ class FunctionBuilder {
     this.numbered = NumberedNames.of(this.scope);
     const defs = DEFS;
     const uses = USES;
+    const n = this.instructions.length;
+    const useStart = new Int32Array(n + 1);
+    const defStart = new Int32Array(n + 1);
+    const guarded = new Uint8Array(n);
+    const useIds = USE_IDS.reset();
+    const defIds = DEF_IDS.reset();
     for (const ins of this.instructions) {
       const nested = ins.scope !== this.scope;
       const node = ins.node;
@@ -462,7 +490,18 @@ class FunctionBuilder {
       }
       ins.uses = guard === undefined ? this.listOf(uses) : uses.n === 0 ? this.single(guard) : uses.takeAfter(guard);
       ins.defs = this.listOf(defs);
+      // The same registers by id, in the same order.
+      const i = ins.index;
+      if (node.guard !== undefined) guarded[i] = 1;
+      useStart[i] = useIds.length;
+      if (guard !== undefined) useIds.push(guard.id);
+      for (let k = 0; k < uses.n; k++) useIds.push(uses.items[k]!.id);
+      defStart[i] = defIds.length;
+      for (let k = 0; k < defs.n; k++) defIds.push(defs.items[k]!.id);
     }
+    useStart[n] = useIds.length;
+    defStart[n] = defIds.length;
+    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded };
   }
 
   /** The collected registers as a list; a list of one register is that register's one shared list (most
@@ -508,6 +547,9 @@ class FunctionBuilder {
 /** Scratch lists of the registers one instruction writes and reads, while the model walks it. */
 const DEFS = new Scratch();
 const USES = new Scratch();
+/** A function's register ids as they are collected (copied to their exact size once the walk is done). */
+const USE_IDS = new IntBuffer();
+const DEF_IDS = new IntBuffer();
 
 interface ModuleTables {
   readonly variables: Map<string, VariableSymbol>;
@@ -524,6 +566,7 @@ class FunctionModelOf implements FunctionModel {
   readonly scope: Scope;
   readonly labels: readonly LabelSymbol[];
   readonly registers: readonly RegisterSymbol[];
+  readonly effectTable: EffectTable;
   readonly unresolved: readonly { readonly instruction: FlatInstruction; readonly name: A.NameExpr }[];
   private readonly resolved: ReadonlyMap<A.NameExpr, SymbolRef>;
   private readonly guards: ReadonlyMap<A.Guard, SymbolRef>;
@@ -537,6 +580,7 @@ class FunctionModelOf implements FunctionModel {
     this.scope = b.scope;
     this.labels = b.labels;
     this.registers = b.registers;
+    this.effectTable = b.effectTable;
     this.unresolved = b.unresolved;
     this.resolved = b.resolved;
     this.guards = b.guards;

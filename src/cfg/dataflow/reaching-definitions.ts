@@ -24,7 +24,6 @@ import { AnalysisBudgetExceeded, MAX_BITSET_WORDS, MAX_DEF_USE_PAIRS } from '../
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { keepCompiled } from '../keep-compiled.js';
 import { typeBytes, type FunctionModel, type RegisterSymbol } from '../symbols.js';
-import { effects } from './effects.js';
 import { solveBits } from './solver.js';
 import { holds, IntBuffer } from './int-buffer.js';
 
@@ -73,48 +72,51 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
   const n = fn.instructions.length;
   const useStart = new Int32Array(n + 1);
   const defStart = new Int32Array(n + 1);
-  const slots = new Uint8Array(fn.registers.length);
-  const seen = new Uint8Array(fn.registers.length);
+  const regs = fn.registers;
+  const slots = new Uint8Array(regs.length);
+  const seen = new Uint8Array(regs.length);
   const uses = USES.reset();
   const defs = DEFS.reset();
   const kills = KILLS.reset();
-  // (Slots written straight into the buffers' storage, room made per instruction: no call per slot.)
+  // From the model's register ids (no register object per slot, no syntax node per instruction but for a write
+  // to a vector register); each register once per instruction.
+  const fx = fn.effectTable;
+  const fxUseStart = fx.useStart;
+  const fxUses = fx.useIds;
+  const fxDefStart = fx.defStart;
+  const fxDefs = fx.defIds;
+  const ud = uses.reserve(fxUses.length);
+  const dd = defs.reserve(fxDefs.length);
+  const kd = kills.reserve(fxDefs.length);
   let ul = 0;
   let dl = 0;
   for (let i = 0; i < n; i++) {
-    const ins = fn.instructions[i]!;
-    const e = effects(fn, ins);
     useStart[i] = ul;
-    const eu = e.uses;
-    const ud = uses.reserve(eu.length);
     const u0 = ul;
-    for (let k = 0; k < eu.length; k++) {
-      const r = eu[k]!;
-      const id = r.id;
+    for (let k = fxUseStart[i]!; k < fxUseStart[i + 1]!; k++) {
+      const id = fxUses[k]!;
       if (holds(ud, u0, ul, id)) continue;
       ud[ul++] = id;
-      noteSlots(r, seen, slots);
+      noteSlots(regs[id]!, seen, slots);
     }
-    uses.length = ul;
     defStart[i] = dl;
-    const ed = e.defs;
-    if (ed.length === 0) continue;
-    const dd = defs.reserve(ed.length);
-    const kd = kills.reserve(ed.length);
+    const k0 = fxDefStart[i]!;
+    const k1 = fxDefStart[i + 1]!;
+    if (k0 === k1) continue;
     const d0 = dl;
-    // (Only a write asks about the guard: reading the instruction's syntax node is a cache miss on a large module.)
-    const guarded = ins.node.guard !== undefined;
-    for (let k = 0; k < ed.length; k++) {
-      const r = ed[k]!;
-      const id = r.id;
+    const guarded = fx.guarded[i] === 1;
+    for (let k = k0; k < k1; k++) {
+      const id = fxDefs[k]!;
       if (holds(dd, d0, dl, id)) continue;
-      kd[dl] = guarded || (r.vector !== undefined && writesComponent(fn, ins.node.operands[0], r)) ? 0 : 1;
+      const r = regs[id]!;
+      kd[dl] = guarded || (r.vector !== undefined && writesComponent(fn, fn.instructions[i]!.node.operands[0], r)) ? 0 : 1;
       dd[dl++] = id;
       noteSlots(r, seen, slots);
     }
-    defs.length = dl;
-    kills.length = dl;
   }
+  uses.length = ul;
+  defs.length = dl;
+  kills.length = dl;
   useStart[n] = ul;
   defStart[n] = dl;
   const useReg = uses.take();
