@@ -121,7 +121,8 @@ export interface EffectTable {
   readonly useIds: Int32Array;
   readonly defStart: Int32Array;
   readonly defIds: Int32Array;
-  /** 1 for an instruction with a guard predicate (`@p`, `@!p`), whatever it names. */
+  /** Per instruction: 0 without a guard predicate; 2 when its guard (`@p`, `@!p`) is a register, the first of
+   *  its uses; 1 when its guard names no register. */
   readonly guarded: Uint8Array;
 }
 
@@ -461,6 +462,8 @@ class FunctionBuilder {
     const guarded = new Uint8Array(n);
     const useIds = USE_IDS.reset();
     const defIds = DEF_IDS.reset();
+    let ul = 0;
+    let dl = 0;
     for (const ins of this.instructions) {
       const nested = ins.scope !== this.scope;
       const node = ins.node;
@@ -490,17 +493,21 @@ class FunctionBuilder {
       }
       ins.uses = guard === undefined ? this.listOf(uses) : uses.n === 0 ? this.single(guard) : uses.takeAfter(guard);
       ins.defs = this.listOf(defs);
-      // The same registers by id, in the same order.
+      // The same registers by id, in the same order (written into the buffers' storage: no call per id).
       const i = ins.index;
-      if (node.guard !== undefined) guarded[i] = 1;
-      useStart[i] = useIds.length;
-      if (guard !== undefined) useIds.push(guard.id);
-      for (let k = 0; k < uses.n; k++) useIds.push(uses.items[k]!.id);
-      defStart[i] = defIds.length;
-      for (let k = 0; k < defs.n; k++) defIds.push(defs.items[k]!.id);
+      if (node.guard !== undefined) guarded[i] = guard === undefined ? 1 : 2;
+      useStart[i] = ul;
+      const ud = useIds.reserve(uses.n + 1);
+      if (guard !== undefined) ud[ul++] = guard.id;
+      for (let k = 0; k < uses.n; k++) ud[ul++] = uses.items[k]!.id;
+      useIds.length = ul;
+      defStart[i] = dl;
+      const dd = defIds.reserve(defs.n);
+      for (let k = 0; k < defs.n; k++) dd[dl++] = defs.items[k]!.id;
+      defIds.length = dl;
     }
-    useStart[n] = useIds.length;
-    defStart[n] = defIds.length;
+    useStart[n] = ul;
+    defStart[n] = dl;
     this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded };
   }
 

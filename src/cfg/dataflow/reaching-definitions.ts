@@ -104,7 +104,7 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
     const k1 = fxDefStart[i + 1]!;
     if (k0 === k1) continue;
     const d0 = dl;
-    const guarded = fx.guarded[i] === 1;
+    const guarded = fx.guarded[i] !== 0;
     for (let k = k0; k < k1; k++) {
       const id = fxDefs[k]!;
       if (holds(dd, d0, dl, id)) continue;
