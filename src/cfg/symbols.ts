@@ -102,11 +102,11 @@ export interface FlatInstruction {
 }
 
 /** A flat instruction as the model makes it: one class, so every instruction has one shape. Its def/use
- *  lists are kept on it once computed (src/cfg/dataflow/effects.ts): no object of their own, no cache
- *  beside it. */
+ *  lists are kept on it once a check asks for them (src/cfg/dataflow/effects.ts): no object of their own, no
+ *  cache beside it. */
 export class Flat implements FlatInstruction {
-  /** The registers it writes and reads: undefined until `effects` computes them, and again after
-   *  `forgetEffects` (a part's facts dropped). */
+  /** The registers it writes and reads, as lists: undefined until `effects` makes them from the function's
+   *  effect table (the analyses read the table), and again after `forgetEffects` (a part's facts dropped). */
   defs: readonly RegisterSymbol[] | undefined = undefined;
   uses: readonly RegisterSymbol[] | undefined = undefined;
   constructor(readonly index: number, readonly node: A.Instruction, readonly scope: Scope, readonly loc: SourceLoc | undefined) {}
@@ -114,8 +114,8 @@ export class Flat implements FlatInstruction {
 
 /** Every instruction's registers by id, as `effects` lists them (src/cfg/dataflow/effects.ts): instruction i
  *  reads `useIds[useStart[i], useStart[i + 1])`, its guard first, and writes `defIds[defStart[i], defStart[i + 1])`.
- *  Typed lists for the whole function, made in the model's walk, for analyses that want register ids (the
- *  register table of reaching definitions) without a list of register objects per instruction. */
+ *  Typed lists for the whole function, made in the model's walk: two lists of register objects per instruction
+ *  were about 230,000 arrays on a 9 MB module, kept as long as the model, for the collector to copy. */
 export interface EffectTable {
   readonly useStart: Int32Array;
   readonly useIds: Int32Array;
@@ -288,8 +288,6 @@ class FunctionBuilder {
   readonly guards = new Map<A.Guard, SymbolRef>();
   readonly unresolved: { instruction: FlatInstruction; name: A.NameExpr }[] = [];
   readonly scope: Scope;
-  /** Per register id, the list holding only that register (`listOf`). */
-  private readonly singles: (readonly RegisterSymbol[] | undefined)[] = [];
   /** The outermost scope's `%r<N>` ranges by name (null: none, or not usable); set once the body is walked. */
   numbered: NumberedNames | null = null;
   /** Set by `resolveOperands`. */
@@ -450,8 +448,8 @@ class FunctionBuilder {
     return undefined;
   }
 
-  /** Resolves every name of every instruction, and lists the registers each writes and reads (its effects,
-   *  src/cfg/dataflow/effects.ts: the same lists in the same order) in the same walk. */
+  /** Resolves every name of every instruction, and lists the registers each writes and reads by id (the effect
+   *  table: what src/cfg/dataflow/effects.ts gives as lists, in the same order) in the same walk. */
   resolveOperands(): void {
     this.numbered = NumberedNames.of(this.scope);
     const defs = DEFS;
@@ -491,9 +489,7 @@ class FunctionBuilder {
         if (sym === undefined) this.unresolved.push({ instruction: ins, name: { kind: 'Name', name: g.predicate, range: g.range } });
         else if (sym.kind === 'register') guard = sym;
       }
-      ins.uses = guard === undefined ? this.listOf(uses) : uses.n === 0 ? this.single(guard) : uses.takeAfter(guard);
-      ins.defs = this.listOf(defs);
-      // The same registers by id, in the same order (written into the buffers' storage: no call per id).
+      // By id (written into the buffers' storage: no call per id), the guard first.
       const i = ins.index;
       if (node.guard !== undefined) guarded[i] = guard === undefined ? 1 : 2;
       useStart[i] = ul;
@@ -509,21 +505,6 @@ class FunctionBuilder {
     useStart[n] = ul;
     defStart[n] = dl;
     this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded };
-  }
-
-  /** The collected registers as a list; a list of one register is that register's one shared list (most
-   *  instructions write one register and many read one: a kept array fewer for each). */
-  private listOf(s: Scratch): readonly RegisterSymbol[] {
-    return s.n === 1 ? this.single(s.items[0]!) : s.take();
-  }
-
-  private single(r: RegisterSymbol): readonly RegisterSymbol[] {
-    let list = this.singles[r.id];
-    if (list === undefined) {
-      list = [r];
-      this.singles[r.id] = list;
-    }
-    return list;
   }
 
   /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction). */

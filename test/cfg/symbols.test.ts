@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type * as A from '../../src/parser/ast.js';
 import { effects, forgetEffects } from '../../src/cfg/dataflow/effects.js';
-import { buildModuleModel, type FlatInstruction, type FunctionModel } from '../../src/cfg/symbols.js';
+import { buildModuleModel, type FunctionModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
 
 const HEADER = '.version 8.0\n.target sm_90\n.address_size 64\n';
@@ -162,10 +162,26 @@ describe('the registers each instruction writes and reads, listed by the model a
     for (const [line, want] of Object.entries(expected)) expect(on(Number(line)), `line ${line}`).toBe(want);
   });
 
-  it('a list of one register is that register\'s one list: %rd1 written on line 9 and read alone on line 13', () => {
-    const at = (line: number): FlatInstruction => fn.instructions.find((x) => x.node.range.line === line)!;
-    expect(effects(fn, at(9)).defs).toBe(effects(fn, at(13)).uses);
-    expect(effects(fn, at(13)).uses.map((r) => r.name)).toEqual(['%rd1']);
+  it('keeps them by register id in the function\'s effect table, the same lists, and a register guard flagged (line 11)', () => {
+    const t = fn.effectTable;
+    const names = (ids: Int32Array, from: number, to: number): string => [...ids.subarray(from, to)].map((id) => fn.registers[id]!.name).join(' ');
+    for (const [line, want] of Object.entries(expected)) {
+      const i = fn.instructions.find((x) => x.node.range.line === Number(line))!.index;
+      const got = `${names(t.defIds, t.defStart[i]!, t.defStart[i + 1]!)} <- ${names(t.useIds, t.useStart[i]!, t.useStart[i + 1]!)}`;
+      expect(got, `line ${line}`).toBe(want);
+      expect(t.guarded[i], `line ${line}`).toBe(Number(line) === 11 ? 2 : 0);
+    }
+  });
+
+  it('flags a guard that names no register apart (it is not among the uses)', () => {
+    const g = model(`.entry k() {
+  .reg .b32 %r<3>;
+  @nosuch add.u32 %r1, %r2, 1;
+}
+`);
+    const t = g.effectTable;
+    expect(t.guarded[0]).toBe(1);
+    expect([...t.useIds.subarray(t.useStart[0]!, t.useStart[1]!)].map((id) => g.registers[id]!.name)).toEqual(['%r2']);
   });
 
   it('lists the same registers when effects() computes them again after they were dropped', () => {

@@ -44,9 +44,8 @@ import type * as A from '../../parser/ast.js';
 import type { BasicBlock, Cfg } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { LoopForest } from '../loops.js';
-import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type SregSymbol as ModelSreg, type VariableSymbol } from '../symbols.js';
+import { typeBytes, type EffectTable, type FlatInstruction, type FunctionModel, type RegisterSymbol, type SregSymbol as ModelSreg, type VariableSymbol } from '../symbols.js';
 import type { SregVariance } from '../../parser/isa/sregs.js';
-import { effects, type Effects } from './effects.js';
 import { solve, type DataflowResult } from './solver.js';
 
 // ================================================================ forms
@@ -619,12 +618,6 @@ export function accessBytes(node: A.Instruction): number | undefined {
   return elem * (v === undefined ? 1 : Number(v.slice(2)));
 }
 
-/** The position of the register named `reg` in `list`, by symbol or name; -1 when absent. */
-function position(list: readonly RegisterSymbol[], reg: RegisterSymbol | string): number {
-  for (let k = 0; k < list.length; k++) if (list[k] === reg || list[k]!.name === reg) return k;
-  return -1;
-}
-
 // ================================================================ compiled instructions
 
 /** An operand resolved once per function (both analyses evaluate these). */
@@ -665,6 +658,8 @@ export interface CompiledIns {
   /** The last type, when an integer type. */
   readonly ty: IntType | undefined;
   readonly flags: number;
+  /** The registers it writes and reads (the guard first), as lists made at each request: the engines read
+   *  them by id from `CompiledFunction.fx`. */
   readonly defs: readonly RegisterSymbol[];
   readonly uses: readonly RegisterSymbol[];
   /** Where its operands' sources start in `CompiledFunction.srcs` (one per operand, in order; see `srcOf`). */
@@ -689,6 +684,11 @@ export interface CompiledFunction {
   readonly offsets: Int32Array;
   /** Integer and predicate registers live into some block: the entries of the block states. */
   readonly live: LiveIn;
+  /** The model's registers of each instruction, by id: uses `fx.useIds[fx.useStart[i], fx.useStart[i + 1])`
+   *  (the guard first), defs likewise; `offsets[i]` is `fx.useStart[i] + fx.defStart[i]`. */
+  readonly fx: EffectTable;
+  /** The function's registers by id. */
+  readonly regs: readonly RegisterSymbol[];
 }
 
 export interface LiveIn {
@@ -733,6 +733,14 @@ const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 interface CompileState {
   n: number;
   readonly regs: Src[];
+  /** The function's registers by id, and those the instruction being compiled reads (`fx.useIds[u0, u1)`) and
+   *  writes (`fx.defIds[d0, d1)`). */
+  readonly registers: readonly RegisterSymbol[];
+  readonly fx: EffectTable;
+  u0: number;
+  u1: number;
+  d0: number;
+  d1: number;
   /** One source per variable (and slot): what the analyses make of it depends on the variable only. */
   readonly vars: Map<VariableSymbol, Src>;
   /** One source per special register and component (and slot). */
@@ -792,7 +800,7 @@ function sregSrc(s: ModelSreg, component: string | undefined, slots: CompileStat
 /** The source of operand `e`, whose `kind` the caller read. (An operand's `kind` is read once: operands come in a
  *  dozen shapes, so every read of it is a megamorphic property load, a stub-cache lookup as costly as the rest of
  *  compiling the operand; the compiler does not merge two of them.) */
-function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind'], fx: Effects, slots: CompileState): Src {
+function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind'], slots: CompileState): Src {
   switch (kind) {
     case 'Int': case 'Unary': {
       const imm = immediate64(e);
@@ -804,11 +812,11 @@ function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind
         // The registers the instruction reads and writes: a name found there needs no symbol-table lookup. (The
         // first match: every name of one instruction resolves in its one scope, so equal names are one register.
         // Index loops: no iterator objects, whatever the tier the code runs in.)
-        const known = fx.uses;
-        const knownDefs = fx.defs;
+        const regs = slots.registers;
+        const ids = slots.fx;
         const text = name.name;
-        for (let i = 0; i < known.length; i++) if (known[i]!.name === text) return regSrc(known[i]!, slots);
-        for (let i = 0; i < knownDefs.length; i++) if (knownDefs[i]!.name === text) return regSrc(knownDefs[i]!, slots);
+        for (let k = slots.u0; k < slots.u1; k++) if (regs[ids.useIds[k]!]!.name === text) return regSrc(regs[ids.useIds[k]!]!, slots);
+        for (let k = slots.d0; k < slots.d1; k++) if (regs[ids.defIds[k]!]!.name === text) return regSrc(regs[ids.defIds[k]!]!, slots);
       }
       const s = fn.resolve(name);
       if (s === undefined) return NONE;
@@ -827,7 +835,7 @@ function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind
       const off = immediate64(b.right);
       if (off === null || off === undefined) return { k: 'expr', e };
       const left = b.left;
-      const base = compileSrc(fn, left, left.kind, fx, slots);
+      const base = compileSrc(fn, left, left.kind, slots);
       return base.k === 'reg' || base.k === 'var' ? { k: 'sum', base, offset: b.op === '+' ? off : -off } : { k: 'expr', e };
     }
     default:
@@ -907,26 +915,48 @@ function opInfo(opcode: string, mods: readonly string[]): OpInfo {
   return op;
 }
 
-/** Flags of a compiled instruction kept for its getters: its guard is a register (`uses[0]`: the model lists
- *  the guard first among the uses), and negated. */
-const GUARDED = 1 << 16;
+/** Flags of a compiled instruction kept for its getters: its guard is a register (its first use: the model
+ *  lists the guard first among the uses), and negated. */
+export const GUARDED = 1 << 16;
 const NEGATED = 1 << 17;
 
-/** A compiled instruction: what its opcode and modifiers say is one shared object (`op`), its guard the first
- *  of its uses, so that each instruction keeps eight fields, not thirteen (the compiled instructions of a
- *  function live as long as its facts: each field was 1.5 MB more for the collector to copy on a 9 MB
- *  module). */
+/** A function's registers by id and the ids each instruction reads and writes (the model's effect table). */
+interface RegisterIds {
+  readonly fx: EffectTable;
+  readonly regs: readonly RegisterSymbol[];
+}
+
+/** Registers `ids[from, to)` as a list. */
+function registerList(regs: readonly RegisterSymbol[], ids: Int32Array, from: number, to: number): RegisterSymbol[] {
+  const out = new Array<RegisterSymbol>(to - from);
+  for (let k = from; k < to; k++) out[k - from] = regs[ids[k]!]!;
+  return out;
+}
+
+/** A compiled instruction: what its opcode and modifiers say is one shared object (`op`), its registers the
+ *  function's effect table (`ids`), its guard the first of its uses, so that each instruction keeps seven
+ *  fields, not thirteen (the compiled instructions of a function live as long as its facts: each field was
+ *  1.5 MB more for the collector to copy on a 9 MB module). */
 class Compiled implements CompiledIns {
   constructor(
     readonly index: number,
     readonly node: A.Instruction,
     private readonly op: OpInfo,
     readonly flags: number,
-    readonly defs: readonly RegisterSymbol[],
-    readonly uses: readonly RegisterSymbol[],
+    private readonly ids: RegisterIds,
     readonly srcAt: number,
     readonly address: Src | undefined,
   ) {}
+
+  get uses(): readonly RegisterSymbol[] {
+    const fx = this.ids.fx;
+    return registerList(this.ids.regs, fx.useIds, fx.useStart[this.index]!, fx.useStart[this.index + 1]!);
+  }
+
+  get defs(): readonly RegisterSymbol[] {
+    const fx = this.ids.fx;
+    return registerList(this.ids.regs, fx.defIds, fx.defStart[this.index]!, fx.defStart[this.index + 1]!);
+  }
 
   get opcode(): string {
     return this.op.opcode;
@@ -941,7 +971,8 @@ class Compiled implements CompiledIns {
   }
 
   get guard(): RegisterSymbol | undefined {
-    return (this.flags & GUARDED) !== 0 ? this.uses[0] : undefined;
+    const fx = this.ids.fx;
+    return (this.flags & GUARDED) !== 0 ? this.ids.regs[fx.useIds[fx.useStart[this.index]!]!] : undefined;
   }
 
   get negated(): boolean {
@@ -959,7 +990,12 @@ const UNSEEN = -3;
 
 function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const writtenParams = new Set<VariableSymbol>();
-  const slots: CompileState = { n: 0, regs: new Array<Src>(fn.registers.length), vars: new Map(), sregs: new Map() };
+  const fx = fn.effectTable;
+  const registers = fn.registers;
+  const ids: RegisterIds = { fx, regs: registers };
+  const slots: CompileState = {
+    n: 0, regs: new Array<Src>(registers.length), vars: new Map(), sregs: new Map(), registers, fx, u0: 0, u1: 0, d0: 0, d1: 0,
+  };
   const list = fn.instructions;
   // The sources' list made at its length (one per operand) and filled by index: `push` was a call of the generic
   // builtin for every operand, a tenth of compiling.
@@ -978,15 +1014,13 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const stamp = new Int32Array(nRegs).fill(-1);
   const regs: RegisterSymbol[] = [];
   const blockOf = cfg.blockOf;
-  let record = 0;
   for (let n = 0; n < list.length; n++) {
-    const i = list[n]!;
-    const node = i.node;
-    // (The instruction's registers travel as an argument: kept in the compile state, they were two stores per
-    // instruction through the write barrier.)
-    const fx = effects(fn, i);
-    const uses = fx.uses;
-    const defs = fx.defs;
+    const node = list[n]!.node;
+    // (Its registers' ids: numbers in the compile state, no store through the write barrier.)
+    const u0 = slots.u0 = fx.useStart[n]!;
+    const u1 = slots.u1 = fx.useStart[n + 1]!;
+    const d0 = slots.d0 = fx.defStart[n]!;
+    const d1 = slots.d1 = fx.defStart[n + 1]!;
     const op = opInfo(node.opcode, node.modifiers);
     let flags = op.flags;
     const ops = node.operands;
@@ -1002,52 +1036,61 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
         first ??= o as A.AddressExpr;
         srcs[at++] = NONE;
       } else {
-        srcs[at++] = kind === 'Vector' || kind === 'PredPair' || kind === 'List' ? NONE : compileSrc(fn, o, kind, fx, slots);
+        srcs[at++] = kind === 'Vector' || kind === 'PredPair' || kind === 'List' ? NONE : compileSrc(fn, o, kind, slots);
       }
     }
     const only = first === undefined || first.elements.length !== 1 ? undefined : first.elements[0]!;
-    const address = only === undefined ? undefined : compileSrc(fn, only, only.kind, fx, slots);
+    const address = only === undefined ? undefined : compileSrc(fn, only, only.kind, slots);
     if (op.opcode === 'st' && (flags & PARAM) !== 0 && address !== undefined) {
       const base = address.k === 'sum' ? address.base : address;
       if (base.k === 'var') writtenParams.add(base.variable);
     }
-    // A guard that is a register is the first use (the model lists it there, and nothing else of that name:
-    // every name of an instruction resolves in its one scope), which needs no symbol-table lookup.
+    // A guard that is a register is the first use (the model lists it there and says so).
     const guard = node.guard;
     if (guard !== undefined) {
-      if (uses.length !== 0 && uses[0]!.name === guard.predicate) flags |= GUARDED;
+      if (fx.guarded[n] === 2) flags |= GUARDED;
       if (guard.negated) flags |= NEGATED;
     }
-    ins[n] = new Compiled(i.index, node, op, flags, defs, uses, srcAt, address);
-    record += uses.length + defs.length;
-    offsets[n + 1] = record;
+    ins[n] = new Compiled(n, node, op, flags, ids, srcAt, address);
+    offsets[n + 1] = u1 + d1;
     const b = blockOf[n]!;
-    for (let k = 0; k < uses.length; k++) {
-      const u = uses[k]!;
-      const id = u.id;
+    for (let k = u0; k < u1; k++) {
+      const id = fx.useIds[k]!;
       let x = index[id]!;
-      if (x === UNSEEN) x = index[id] = followed(u) ? -1 : -2;
+      if (x === UNSEEN) x = index[id] = followed(registers[id]!) ? -1 : -2;
       if (x === -1 && stamp[id] !== b) {
         index[id] = regs.length;
-        regs.push(u);
+        regs.push(registers[id]!);
       }
     }
-    for (let k = 0; k < defs.length; k++) {
-      const d = defs[k]!;
-      const id = d.id;
+    for (let k = d0; k < d1; k++) {
+      const id = fx.defIds[k]!;
       if ((flags & GUARDED) !== 0 && stamp[id] !== b) {
         let x = index[id]!;
-        if (x === UNSEEN) x = index[id] = followed(d) ? -1 : -2;
+        if (x === UNSEEN) x = index[id] = followed(registers[id]!) ? -1 : -2;
         if (x === -1) {
           index[id] = regs.length;
-          regs.push(d);
+          regs.push(registers[id]!);
         }
       }
       stamp[id] = b;
     }
   }
   for (let r = 0; r < nRegs; r++) if (index[r]! < 0) index[r] = -1;
-  return { ins, srcs, writtenParams, slots: slots.n, offsets, live: { index, regs } };
+  return { ins, srcs, writtenParams, slots: slots.n, offsets, live: { index, regs }, fx, regs: registers };
+}
+
+/** Where `reg` (a register, or a register's name) is among instruction i's uses (its defs with `defs`), or -1. */
+export function registerPosition(code: CompiledFunction, i: number, defs: boolean, reg: RegisterSymbol | string): number {
+  const fx = code.fx;
+  const ids = defs ? fx.defIds : fx.useIds;
+  const from = defs ? fx.defStart[i]! : fx.useStart[i]!;
+  const to = defs ? fx.defStart[i + 1]! : fx.useStart[i + 1]!;
+  for (let k = from; k < to; k++) {
+    const r = code.regs[ids[k]!]!;
+    if (r === reg || r.name === reg) return k - from;
+  }
+  return -1;
 }
 
 /** The source of operand `k` of a compiled instruction; undefined past its last operand. Read without the
@@ -1686,20 +1729,24 @@ class AffineEngine {
   /** Interprets one instruction, recording the forms it reads and writes
    *  (each visit overwrites the record: the last one is at the fixpoint). */
   private step(c: CompiledIns): void {
-    const uses = c.uses;
-    const defs = c.defs;
-    const nu = uses.length;
-    const nd = defs.length;
+    // (Its registers by id from the effect table: no list of them per instruction.)
+    const { fx, regs } = this.code;
+    const i = c.index;
+    const u0 = fx.useStart[i]!;
+    const d0 = fx.defStart[i]!;
+    const nu = fx.useStart[i + 1]! - u0;
+    const nd = fx.defStart[i + 1]! - d0;
     const rec = this.records;
-    const at = this.code.offsets[c.index]!;
-    this.reached[c.index] = 1;
-    for (let k = 0; k < nu; k++) rec[at + k] = this.get(uses[k]!);
+    const at = this.code.offsets[i]!;
+    this.reached[i] = 1;
+    for (let k = 0; k < nu; k++) rec[at + k] = this.get(regs[fx.useIds[u0 + k]!]!);
     if (nd === 0) return;
     const pure = (c.flags & PURE_OP) !== 0;
-    const value = nd === 1 ? (this.follows[defs[0]!.id] === 1 ? this.rule(c) : undefined) : undefined;
-    const params = nd > 1 && c.opcode === 'ld' && (c.flags & PARAM) !== 0 ? this.paramElements(c) : undefined;
+    const value = nd === 1 ? (this.follows[fx.defIds[d0]!] === 1 ? this.rule(c) : undefined) : undefined;
+    const params = nd > 1 && c.opcode === 'ld' && (c.flags & PARAM) !== 0 ? this.paramElements(c, nd) : undefined;
+    const guard = (c.flags & GUARDED) !== 0 ? regs[fx.useIds[u0]!]! : undefined;
     for (let k = 0; k < nd; k++) {
-      const d = defs[k]!;
+      const d = regs[fx.defIds[d0 + k]!]!;
       if (this.follows[d.id] === 0) {
         this.set(d, undefined);
         rec[at + nu + k] = undefined;
@@ -1708,12 +1755,12 @@ class AffineEngine {
       let f = nd === 1 ? value : params?.[k];
       // (An opaque value is its symbol's id: its form is made only if some rule or fact reads it.)
       if (f === undefined) f = this.defSym(c, k, false, pure);
-      if (c.guard !== undefined) {
+      if (guard !== undefined) {
         const old = this.get(d)!;
         if (!valEquals(old, f)) {
           const id = this.defSym(c, k, true, pure);
           // The old value, the new one and the guard.
-          this.setDeps(id, [old, f, this.get(c.guard)]);
+          this.setDeps(id, [old, f, this.get(guard)]);
           f = id;
         }
       }
@@ -1723,12 +1770,14 @@ class AffineEngine {
   }
 
   /** `ld.param.v2` of a parameter: one parameter symbol per element. */
-  private paramElements(c: CompiledIns): (Form | undefined)[] | undefined {
+  private paramElements(c: CompiledIns, nd: number): (Form | undefined)[] | undefined {
     const f = c.address === undefined ? undefined : this.src(c.address, 64, this.read);
     const p = f === undefined ? undefined : this.paramBase(this.F(f));
     const size = typeBytes(c.types[c.types.length - 1] ?? '') ?? 0;
     if (p === undefined || size === 0 || this.code.writtenParams.has(p.variable)) return undefined;
-    return c.defs.map((_d, k) => this.form(this.paramSym(p.variable, p.offset + k * size)));
+    const out = new Array<Form | undefined>(nd);
+    for (let k = 0; k < nd; k++) out[k] = this.form(this.paramSym(p.variable, p.offset + k * size));
+    return out;
   }
 
   /** `&param + c` where param is a parameter of this function. */
@@ -1761,7 +1810,7 @@ class AffineEngine {
     if ((c.flags & NAMED_DEST) === 0) return undefined; // vector or pair destinations are opaque
     const op = c.opcode;
     const ty = c.ty;
-    const w = ty?.width ?? intWidth(c.defs[0]!.type) ?? 64;
+    const w = ty?.width ?? intWidth(this.code.regs[this.code.fx.defIds[this.code.fx.defStart[c.index]!]!]!.type) ?? 64;
     switch (op) {
       case 'mov': {
         if ((c.flags & FLOAT) !== 0) return undefined;
@@ -2011,9 +2060,9 @@ class AffineEngine {
         for (const b of this.loops.loops[loop]!.blocks) {
           const bb = this.cfg.blocks[b]!;
           for (let i = bb.start; i < bb.end; i++) {
-            const defs = this.code.ins[i]!.defs;
-            for (let d = 0; d < defs.length; d++) {
-              const k = live[defs[d]!.id]!;
+            const fx = this.code.fx;
+            for (let d = fx.defStart[i]!; d < fx.defStart[i + 1]!; d++) {
+              const k = live[fx.defIds[d]!]!;
               if (k >= 0) mark[k] = 1;
             }
           }
@@ -2159,7 +2208,7 @@ class AffineEngine {
     const start = new Int32Array(n + 1);
     let deps: Int32Array = new Int32Array(2 * n + 16);
     let len = 0;
-    const { offsets, ins } = this.code;
+    const { offsets, fx } = this.code;
     const records = this.records;
     for (let i = 0; i < n; i++) {
       start[i] = len;
@@ -2172,7 +2221,7 @@ class AffineEngine {
         continue;
       }
       if (this.reached[at] === 0) continue;
-      const end = offsets[at]! + ins[at]!.uses.length;
+      const end = offsets[at]! + (fx.useStart[at + 1]! - fx.useStart[at]!);
       for (let k = offsets[at]!; k < end; k++) {
         const form = records[k];
         if (form === undefined) continue;
@@ -2754,7 +2803,7 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
     const at = engine.code.offsets[i]!;
     let missing = false;
     const f = engine.evalExpr(e, w ?? c.ty?.width ?? 64, (r) => {
-      const k = c.uses.indexOf(r);
+      const k = registerPosition(engine.code, i, false, r);
       const hit = k < 0 ? undefined : engine.records[at + k];
       if (hit === undefined) missing = true;
       return hit;
@@ -2766,14 +2815,14 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
     symbols,
     formAt(ins, reg) {
       const i = indexOf(ins);
-      const k = engine.reached[i] === 1 ? position(engine.code.ins[i]!.uses, reg) : -1;
+      const k = engine.reached[i] === 1 ? registerPosition(engine.code, i, false, reg) : -1;
       return k < 0 ? undefined : engine.Fu(engine.records[engine.code.offsets[i]! + k]);
     },
     formAfter(ins, reg) {
       const i = indexOf(ins);
-      const c = engine.code.ins[i];
-      const k = c === undefined || engine.reached[i] === 0 ? -1 : position(c.defs, reg);
-      return k < 0 ? undefined : engine.Fu(engine.records[engine.code.offsets[i]! + c!.uses.length + k]);
+      const code = engine.code;
+      const k = code.ins[i] === undefined || engine.reached[i] === 0 ? -1 : registerPosition(code, i, true, reg);
+      return k < 0 ? undefined : engine.Fu(engine.records[code.offsets[i]! + (code.fx.useStart[i + 1]! - code.fx.useStart[i]!) + k]);
     },
     operand(ins, e) {
       return evalAt(indexOf(ins), e, undefined);

@@ -30,7 +30,6 @@ import type * as A from '../../parser/ast.js';
 import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type VariableSymbol } from '../symbols.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { keepCompiled } from '../keep-compiled.js';
-import { effects } from './effects.js';
 import { reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 
 // ---------------------------------------------------------------- the lattice
@@ -311,10 +310,11 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
     const u0 = useStart[i]!;
     const u1 = useStart[i + 1]!;
     if (node.guard !== undefined && u1 > u0) {
-      // effects() lists the guard first; it is a guard only when read nowhere else.
-      const uses = effects(fn, ins[i]!).uses;
+      // The model lists the guard first; it is a guard only when read nowhere else.
+      const fx = fn.effectTable;
+      const g = fx.useIds[fx.useStart[i]!];
       let count = 0;
-      for (const r of uses) if (r === uses[0]) count++;
+      for (let k = fx.useStart[i]!; k < fx.useStart[i + 1]!; k++) if (fx.useIds[k] === g) count++;
       if (count === 1) guardUse[i] = u0;
     }
     const ops = node.operands;

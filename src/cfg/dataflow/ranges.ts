@@ -33,8 +33,8 @@ import type { BasicBlock, Cfg } from '../builder.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 import {
-  addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, HI, immediate, intWidth, NAMED_DEST, pvEmpty,
-  pvEquals, pvGet, pvMerge, pvSetMany, pow2, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
+  addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, GUARDED, HI, immediate, intWidth, NAMED_DEST, pvEmpty,
+  pvEquals, pvGet, pvMerge, pvSetMany, pow2, registerPosition, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
   srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve } from './solver.js';
@@ -329,14 +329,14 @@ function condConst(s: Src, width: number, signed: boolean): number | undefined {
 }
 
 /** The register a setp's destination operand names, among its defs. */
-function predDef(c: CompiledIns, e: A.Expression): RegisterSymbol | undefined {
-  return e.kind === 'Name' ? defNamed(c, e.name) : undefined;
+function predDef(code: CompiledFunction, c: CompiledIns, e: A.Expression): RegisterSymbol | undefined {
+  return e.kind === 'Name' ? defNamed(code, c, e.name) : undefined;
 }
 
 /** The instruction's def named `name`. */
-function defNamed(c: CompiledIns, name: string): RegisterSymbol | undefined {
-  for (const d of c.defs) if (d.name === name) return d;
-  return undefined;
+function defNamed(code: CompiledFunction, c: CompiledIns, name: string): RegisterSymbol | undefined {
+  const k = registerPosition(code, c.index, true, name);
+  return k < 0 ? undefined : code.regs[code.fx.defIds[code.fx.defStart[c.index]! + k]!];
 }
 
 type RangeFact = Fact<Interval, Edges>;
@@ -685,11 +685,11 @@ class RangeEngine {
     let p: RegisterSymbol | undefined;
     let q: RegisterSymbol | undefined;
     if (d.k === 'reg') {
-      p = defNamed(c, d.reg.name);
+      p = defNamed(this.code, c, d.reg.name);
     } else {
       const dst = c.node.operands[0]!;
-      p = predDef(c, dst.kind === 'PredPair' ? dst.first : dst);
-      q = dst.kind === 'PredPair' ? predDef(c, dst.second) : undefined;
+      p = predDef(this.code, c, dst.kind === 'PredPair' ? dst.first : dst);
+      q = dst.kind === 'PredPair' ? predDef(this.code, c, dst.second) : undefined;
     }
     const w = ty.width;
     const pc: Cond | undefined = p === undefined ? undefined : { pred: p.id, reg, cmp, signed, w, rhsReg, value };
@@ -718,8 +718,8 @@ class RangeEngine {
 
   /** The condition of an instruction's guard (true when `!c.negated`), when known in this block. */
   private guardCond(c: CompiledIns): Cond | undefined {
-    if (c.guard === undefined) return undefined;
-    const id = c.guard.id;
+    if ((c.flags & GUARDED) === 0) return undefined;
+    const id = this.code.fx.useIds[this.code.fx.useStart[c.index]!]!;
     for (let k = 0; k < this.nConds; k++) if (this.condPreds[k] === id) return this.condVals[k];
     return undefined;
   }
@@ -734,37 +734,43 @@ class RangeEngine {
       if (!applyCond(c.negated ? NEGATE[gc.cmp] : gc.cmp, gc.signed, gc.w, this.get(gc.reg), rhs, rhsReg !== undefined)) infeasible = true;
       else this.overlayRefined(gc.reg.id, rhsReg?.id ?? -1);
     }
-    // Each visit overwrites the record: the last one is at the fixpoint.
-    const nu = c.uses.length;
-    const nd = c.defs.length;
+    // Each visit overwrites the record: the last one is at the fixpoint. (Registers by id from the effect table:
+    // no list of them per instruction.)
+    const { fx, regs } = this.code;
+    const i = c.index;
+    const u0 = fx.useStart[i]!;
+    const d0 = fx.defStart[i]!;
+    const nu = fx.useStart[i + 1]! - u0;
+    const nd = fx.defStart[i + 1]! - d0;
+    const guarded = (c.flags & GUARDED) !== 0;
     const rec = this.records;
-    const at = this.code.offsets[c.index]!;
-    this.reached[c.index] = 1;
-    for (let k = 0; k < nu; k++) rec[at + k] = this.get(c.uses[k]!);
+    const at = this.code.offsets[i]!;
+    this.reached[i] = 1;
+    for (let k = 0; k < nu; k++) rec[at + k] = this.get(regs[fx.useIds[u0 + k]!]!);
     if (nd > 0) {
       for (let k = 0; k < nd; k++) {
-        const d = c.defs[k]!;
+        const d = regs[fx.defIds[d0 + k]!]!;
         if (this.width(d) === 0) {
           this.set(d, undefined);
           continue;
         }
         if (infeasible) continue; // never runs: the old value stays
-        let v = this.rule(c, k);
-        if (c.guard !== undefined) {
+        let v = this.rule(c, k, nd);
+        if (guarded) {
           this.clearOverlay();
           v = hull(v, this.get(d));
         }
         this.set(d, v);
       }
       this.clearOverlay();
-      if (c.opcode === 'setp' && c.guard === undefined) {
+      if (c.opcode === 'setp' && !guarded) {
         const conds = this.conds(c);
         for (let j = 0; j < conds.length; j++) {
           this.condPreds[this.nConds] = conds[j]!.pred;
           this.condVals[this.nConds++] = conds[j]!;
         }
       }
-      for (let k = 0; k < nd; k++) rec[at + nu + k] = this.get(c.defs[k]!);
+      for (let k = 0; k < nd; k++) rec[at + nu + k] = this.get(regs[fx.defIds[d0 + k]!]!);
     }
     this.clearOverlay();
   }
@@ -791,13 +797,13 @@ class RangeEngine {
 
   /** The value(s) an instruction writes, per destination. */
   /** The value an instruction writes into its k-th destination. */
-  private rule(c: CompiledIns, k: number): Iv {
+  private rule(c: CompiledIns, k: number, nd: number): Iv {
     if (c.opcode === 'ld') {
       const t = c.types[c.types.length - 1];
       return t === '.u8' ? U8 : t === '.s8' ? S8 : t === '.u16' ? U16 : t === '.s16' ? S16 : undefined;
     }
-    if (c.defs.length !== 1 || (c.flags & NAMED_DEST) === 0 || k !== 0) return undefined;
-    const w = c.ty?.width ?? (intWidth(c.defs[0]!.type) ?? 64);
+    if (nd !== 1 || (c.flags & NAMED_DEST) === 0 || k !== 0) return undefined;
+    const w = c.ty?.width ?? (intWidth(this.code.regs[this.code.fx.defIds[this.code.fx.defStart[c.index]!]!]!.type) ?? 64);
     return this.value(c, c.opcode, w, c.ty?.signed ?? false);
   }
 
@@ -1274,23 +1280,19 @@ function pow2Factor(x: number, cap: number): number {
 
 const indexOf = (ins: number | FlatInstruction): number => (typeof ins === 'number' ? ins : ins.index);
 
-function position(list: readonly RegisterSymbol[], reg: RegisterSymbol | string): number {
-  for (let k = 0; k < list.length; k++) if (list[k] === reg || list[k]!.name === reg) return k;
-  return -1;
-}
-
 function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
   const engine = new RangeEngine(ctx, fn);
   engine.run();
   const at = (ins: number | FlatInstruction, reg: RegisterSymbol | string, defs: boolean): Interval | undefined => {
     const i = indexOf(ins);
-    const c = engine.code.ins[i];
-    if (c === undefined || engine.reached[i] === 0) return undefined;
-    const k = position(defs ? c.defs : c.uses, reg);
+    const code = engine.code;
+    if (code.ins[i] === undefined || engine.reached[i] === 0) return undefined;
+    const k = registerPosition(code, i, defs, reg);
     if (k < 0) return undefined;
-    const r = defs ? c.defs[k]! : c.uses[k]!;
+    const fx = code.fx;
+    const r = code.regs[defs ? fx.defIds[fx.defStart[i]! + k]! : fx.useIds[fx.useStart[i]! + k]!]!;
     if (intWidth(r.type) === undefined || r.vector !== undefined) return undefined;
-    return engine.records[engine.code.offsets[i]! + (defs ? c.uses.length + k : k)] ?? UNKNOWN;
+    return engine.records[code.offsets[i]! + (defs ? fx.useStart[i + 1]! - fx.useStart[i]! + k : k)] ?? UNKNOWN;
   };
   const symMemo = new Map<number, Interval | undefined>();
   // The range of a shift symbol's operand (asked again for each form holding the symbol).
@@ -1310,8 +1312,9 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
     viewAt(ins, reg, signed) {
       const r = at(ins, reg, false);
       if (r === undefined) return undefined;
-      const c = engine.code.ins[indexOf(ins)]!;
-      const sym = c.uses[position(c.uses, reg)]!;
+      const i = indexOf(ins);
+      const code = engine.code;
+      const sym = code.regs[code.fx.useIds[code.fx.useStart[i]! + registerPosition(code, i, false, reg)]!]!;
       return view(isUnknown(r) ? undefined : r, intWidth(sym.type) ?? 64, signed);
     },
     rangeAtBlockStart(block, reg) {
