@@ -101,14 +101,9 @@ export interface FlatInstruction {
   readonly loc?: SourceLoc;
 }
 
-/** A flat instruction as the model makes it: one class, so every instruction has one shape. Its def/use
- *  lists are kept on it once a check asks for them (src/cfg/dataflow/effects.ts): no object of their own, no
- *  cache beside it. */
+/** A flat instruction as the model makes it: one class, so every instruction has one shape, with four fields
+ *  (its registers are in the function's effect table). */
 export class Flat implements FlatInstruction {
-  /** The registers it writes and reads, as lists: undefined until `effects` makes them from the function's
-   *  effect table (the analyses read the table), and again after `forgetEffects` (a part's facts dropped). */
-  defs: readonly RegisterSymbol[] | undefined = undefined;
-  uses: readonly RegisterSymbol[] | undefined = undefined;
   constructor(readonly index: number, readonly node: A.Instruction, readonly scope: Scope, readonly loc: SourceLoc | undefined) {}
 }
 

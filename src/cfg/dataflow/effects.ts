@@ -4,7 +4,7 @@
 // by register id); `effects` gives one instruction's as lists.
 import type * as A from '../../parser/ast.js';
 import { destinationIsRead, writesFirstOperand } from '../../parser/isa/effects.js';
-import type { Flat, FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
+import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 
 export interface Effects {
   readonly defs: readonly RegisterSymbol[];
@@ -33,13 +33,12 @@ export function firstOperandRole(node: A.Instruction): 0 | 1 | 2 {
   return destinationIsRead(node.opcode, node.modifiers) ? 2 : 1;
 }
 
-/** Drops a function's computed effects (its part of the module has been checked). */
+/** Per function, the lists `effects` has made, by instruction (checks ask about a few instructions). */
+const LISTS = new WeakMap<FunctionModel, (Effects | undefined)[]>();
+
+/** Drops a function's computed lists (its part of the module has been checked). */
 export function forgetEffects(fn: FunctionModel): void {
-  for (const ins of fn.instructions) {
-    const flat = ins as Flat;
-    flat.defs = undefined;
-    flat.uses = undefined;
-  }
+  LISTS.delete(fn);
 }
 
 /** Registers `ids[from, to)` as a list (the shared empty one when none). */
@@ -50,15 +49,23 @@ function listOf(regs: readonly RegisterSymbol[], ids: Int32Array, from: number, 
   return out;
 }
 
-/** The registers an instruction writes and reads (guard included), from the function's effect table. Made
- *  once and kept on the model's instruction object, which is what is returned. */
+/** The registers an instruction writes and reads (guard included), as lists made from the function's effect
+ *  table at the first request and kept until `forgetEffects`. */
 export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
-  // (The model's own object for that instruction: a caller may hold a copy.)
-  const flat = fn.instructions[ins.index] as Flat;
-  if (flat.defs !== undefined) return flat as Effects;
-  const t = fn.effectTable;
+  let lists = LISTS.get(fn);
+  if (lists === undefined) {
+    lists = new Array<Effects | undefined>(fn.instructions.length);
+    LISTS.set(fn, lists);
+  }
   const i = ins.index;
-  flat.uses = listOf(fn.registers, t.useIds, t.useStart[i]!, t.useStart[i + 1]!);
-  flat.defs = listOf(fn.registers, t.defIds, t.defStart[i]!, t.defStart[i + 1]!);
-  return flat as Effects;
+  let e = lists[i];
+  if (e === undefined) {
+    const t = fn.effectTable;
+    e = {
+      defs: listOf(fn.registers, t.defIds, t.defStart[i]!, t.defStart[i + 1]!),
+      uses: listOf(fn.registers, t.useIds, t.useStart[i]!, t.useStart[i + 1]!),
+    };
+    lists[i] = e;
+  }
+  return e;
 }
