@@ -216,23 +216,14 @@ let ADDRESSES = new Int32Array(ADDR_FIELDS * 256);
 /** Spaces an instruction's modifiers name, in order (scratch). */
 const SPACE_LIST: number[] = [];
 
-/** Whether the operands from `k0` on are immediates and register names only, whose registers are the use
- *  slots [expect, u1) one for one, in order: then no name needs comparing. The slots after the guard hold the
- *  registers of a destination the instruction also reads, then those of its operands in order, each register
- *  once; with no slot there holding a register the instruction writes (which rules out a read destination)
- *  and as many slots as names, every name is a register of its own, not the guard's and not an earlier
- *  name's, and the k-th name's is the k-th slot (what `matchOperands` would find, comparing names). */
-function namesInSlotOrder(
-  ops: readonly A.Expression[], k0: number, expect: number, u1: number,
-  useReg: Int32Array, defReg: Int32Array, d0: number, d1: number,
-): boolean {
-  let names = 0;
-  for (let k = k0; k < ops.length; k++) {
-    const kind = ops[k]!.kind;
-    if (kind === 'Name') names++;
-    else if (kind !== 'Int' && kind !== 'Float') return false;
-  }
-  if (names !== u1 - expect) return false;
+/** Whether the use slots [expect, u1), as many as the operands from `k0` on that are register names when those
+ *  operands are immediates and names only (the caller counts them), are those names' registers one for one,
+ *  in order: then no name needs comparing. The slots after the guard hold the registers of a destination the
+ *  instruction also reads, then those of its operands in order, each register once; with no slot there
+ *  holding a register the instruction writes (which rules out a read destination) and as many slots as
+ *  names, every name is a register of its own, not the guard's and not an earlier name's, and the k-th
+ *  name's is the k-th slot (what `matchOperands` would find, comparing names). */
+function slotsFollowNames(expect: number, u1: number, useReg: Int32Array, defReg: Int32Array, d0: number, d1: number): boolean {
   for (let u = expect; u < u1; u++) {
     for (let s = d0; s < d1; s++) if (defReg[s] === useReg[u]) return false;
   }
@@ -240,10 +231,11 @@ function namesInSlotOrder(
 }
 
 /** Finds the use slot of each register name among the operands from `k0` on (into `operandUse` from `at`,
- *  for the first OPERAND_SLOTS operands), comparing names, first at `expect` (the slot after the last match:
- *  a name is one register's only, so a hit there is the scan's answer without comparing the names before it;
- *  a comparison of two names of one length reads their characters). Returns 1 when every operand is an
- *  immediate or a register the instruction reads (the flow's `plain`), else 0. */
+ *  for the first OPERAND_SLOTS operands), comparing names, first at `expect` (the slot after the last match,
+ *  or after a bracketed operand's register: a name is one register's only, so a hit there is the scan's
+ *  answer without comparing the names before it; a comparison of two names of one length reads their
+ *  characters). Returns 1 when every operand is an immediate or a register the instruction reads (the
+ *  flow's `plain`), else 0. */
 function matchOperands(
   ops: readonly A.Expression[], k0: number, expect: number, u0: number, u1: number,
   regs: readonly RegisterSymbol[], useReg: Int32Array, operandUse: Int32Array, at: number,
@@ -253,6 +245,8 @@ function matchOperands(
     const o = ops[k]!;
     if (o.kind === 'Int' || o.kind === 'Float') continue;
     if (o.kind !== 'Name') {
+      // (`[%rd1+8]`: its register most likely takes the next slot; only where the next name is looked for first.)
+      if (o.kind === 'Address') expect++;
       isPlain = 0;
       continue;
     }
@@ -318,11 +312,24 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
       if (count === 1) guardUse[i] = u0;
     }
     const ops = node.operands;
-    for (let k = 0; k < ops.length; k++) if (ops[k]!.kind === 'Address') addressed[i] = 1;
     const k0 = defStart[i + 1]! > defStart[i]! ? 1 : 0;
+    // One walk over the operands: whether one is bracketed, and whether those from k0 on are immediates and
+    // register names only (how many names).
+    let isAddressed = 0;
+    let names = 0;
+    let mixed = false;
+    for (let k = 0; k < ops.length; k++) {
+      const kind = ops[k]!.kind;
+      if (kind === 'Name') names += k >= k0 ? 1 : 0;
+      else if (kind !== 'Int' && kind !== 'Float') {
+        if (kind === 'Address') isAddressed = 1;
+        if (k >= k0) mixed = true;
+      }
+    }
+    addressed[i] = isAddressed;
     // Where the next operand's register most likely is: the slots follow the operands (after the guard).
     const expect = node.guard !== undefined ? u0 + 1 : u0;
-    if (namesInSlotOrder(ops, k0, expect, u1, useReg, defReg, defStart[i]!, defStart[i + 1]!)) {
+    if (!mixed && names === u1 - expect && slotsFollowNames(expect, u1, useReg, defReg, defStart[i]!, defStart[i + 1]!)) {
       for (let k = k0, u = expect; k < ops.length && k < OPERAND_SLOTS; k++) {
         if (ops[k]!.kind === 'Name') operandUse[i * OPERAND_SLOTS + k] = u++;
       }
@@ -331,27 +338,20 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
       plain[i] = matchOperands(ops, k0, expect, u0, u1, regs, useReg, operandUse, i * OPERAND_SLOTS);
     }
 
-    // Data type and named spaces, from the modifiers.
-    const mods = node.modifiers;
-    let firstSpace = 0;
-    let spaceCount = 0;
-    let type = 0;
-    for (let k = 0; k < mods.length; k++) {
-      const c = modifierClass(mods[k]!);
-      if (c >= SPACE_CLASS) {
-        spaceList[spaceCount++] = c - SPACE_CLASS;
-        if (firstSpace === 0) firstSpace = c - SPACE_CLASS;
-      } else if (c !== 0) type = c;
-    }
-    dataType[i] = type;
-    space[i] = firstSpace;
+    // Data type and named spaces, from the modifiers (what their list says, asked once per list).
+    const mods = modifierInfo(node.modifiers);
+    let spaceCount = (mods >>> MI_COUNT) & 7;
+    dataType[i] = mods & 0xff;
+    space[i] = (mods >>> MI_SPACES) & 7;
 
     // Memory addresses: the k-th bracketed operand takes the k-th named space;
     // extra ones (mbarrier operands) take the shared space named, else the last.
     insAddrStart[i] = addrs;
-    if (addressed[i] === 0 || HANDLE_OPCODES.has(node.opcode)) continue;
+    if (isAddressed === 0 || HANDLE_OPCODES.has(node.opcode)) continue;
     // tcgen05 addresses are tensor-memory addresses unless a state space is named.
     if (node.opcode === 'tcgen05' && spaceCount === 0) continue;
+    if (spaceCount === MANY_SPACES) spaceCount = spacesNamed(node.modifiers, spaceList);
+    else for (let k = 0; k < spaceCount; k++) spaceList[k] = (mods >>> (MI_SPACES + 3 * k)) & 7;
     let extra = spaceCount === 0 ? 0 : spaceList[spaceCount - 1]!;
     for (let k = 0; k < spaceCount; k++) {
       if (spaceList[k] === SPACE_CODE.shared || spaceList[k] === SPACE_CODE['shared::cluster']) {
@@ -363,11 +363,12 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
     for (let pos = 0; pos < ops.length; pos++) {
       const o = ops[pos]!;
       if (o.kind !== 'Address') continue;
+      const elements = o.elements;
       let tensorMap = 0;
-      for (const x of o.elements) if (x.kind === 'Vector') tensorMap = 1;
+      for (let x = 0; x < elements.length; x++) if (elements[x]!.kind === 'Vector') tensorMap = 1;
       const named = nth < spaceCount ? spaceList[nth]! : extra;
       nth++;
-      const first = o.elements[0];
+      const first = elements[0];
       const base = first === undefined ? undefined : baseName(first);
       let use = -1;
       let symbol: VariableSymbol | undefined;
@@ -378,7 +379,7 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
           symbol = sym?.kind === 'variable' ? sym : sym?.kind === 'register' ? undefined : ctx.model.variables.get(base.name);
         }
       }
-      const simple = first !== undefined && o.elements.length === 1 &&
+      const simple = first !== undefined && elements.length === 1 &&
         (first.kind === 'Name' || (first.kind === 'Binary' && first.op === '+' && first.left.kind === 'Name' && first.right.kind === 'Int'));
       if ((addrs + 1) * ADDR_FIELDS > ADDRESSES.length) {
         const bigger = new Int32Array(ADDRESSES.length * 2);
@@ -526,6 +527,46 @@ function modifierClass(m: string): number {
   return c;
 }
 
+/** Fields of `modifierInfo`'s answer: bits 0-7 the last data type's class (as `modifierClass` gives it),
+ *  then how many state spaces are named (3 bits; MANY_SPACES: more than MI_MAX_SPACES, which the caller
+ *  reads from the list itself), then the first MI_MAX_SPACES of them in order, 3 bits each. */
+const MI_COUNT = 8;
+const MI_SPACES = 11;
+const MI_MAX_SPACES = 6;
+const MANY_SPACES = 7;
+/** `modifierInfo`'s answers by list: the parser gives instructions with the same modifiers one shared list
+ *  (a module has a few hundred), so one lookup per instruction replaces one per modifier. Weak: the lists
+ *  belong to a syntax tree. */
+const modifierInfos = new WeakMap<readonly string[], number>();
+/** A modifier list's data type, and the state spaces it names, packed (MI_COUNT, MI_SPACES). */
+function modifierInfo(mods: readonly string[]): number {
+  const hit = modifierInfos.get(mods);
+  if (hit !== undefined) return hit;
+  let type = 0;
+  let count = 0;
+  let spaces = 0;
+  for (let k = 0; k < mods.length; k++) {
+    const c = modifierClass(mods[k]!);
+    if (c >= SPACE_CLASS) {
+      if (count < MI_MAX_SPACES) spaces |= (c - SPACE_CLASS) << (3 * count);
+      count++;
+    } else if (c !== 0) type = c;
+  }
+  const info = type | ((count > MI_MAX_SPACES ? MANY_SPACES : count) << MI_COUNT) | (spaces << MI_SPACES);
+  modifierInfos.set(mods, info);
+  return info;
+}
+
+/** Fills `out` with the spaces `mods` names, in order (codes of ACCESS_SPACES); returns how many. */
+function spacesNamed(mods: readonly string[], out: number[]): number {
+  let count = 0;
+  for (let k = 0; k < mods.length; k++) {
+    const c = modifierClass(mods[k]!);
+    if (c >= SPACE_CLASS) out[count++] = c - SPACE_CLASS;
+  }
+  return count;
+}
+
 /** The n-th data type among the modifiers (`cvt.u64.u32`: .u64, then .u32), without listing them. */
 function nthType(mods: readonly string[], n: number): string | undefined {
   for (let k = 0; k < mods.length; k++) {
@@ -650,12 +691,27 @@ export function registerIn(fn: FunctionModel, i: number, reg: RegisterSymbol | s
   return found;
 }
 
-const TRANSFER_OPCODES: ReadonlySet<string> = new Set([
-  'mov', 'cvta', 'mapa', 'cvt', 'add', 'addc', 'and', 'or', 'xor', 'selp', 'slct', 'sub', 'subc', 'mad', 'madc', 'shfl', 'ld', 'ldu', 'atom', 'call',
+/** Transfer codes of the opcodes whose results may carry an address (the others: T_NONE, never evaluated);
+ *  from T_GENERATOR on, those whose results may carry an address none of their operands carries. */
+const T_NONE = 0;
+const T_MOV = 1;
+const T_CVT = 2;
+/** The union of operands 1 and 2. */
+const T_UNION = 3;
+/** Operand 1's. */
+const T_FIRST = 4;
+const T_MAD = 5;
+const T_GENERATOR = 6;
+const T_CVTA = 6;
+const T_MAPA = 7;
+const T_LOAD = 8;
+const T_CALL = 9;
+const TRANSFER: ReadonlyMap<string, number> = new Map([
+  ['mov', T_MOV], ['cvta', T_CVTA], ['mapa', T_MAPA], ['cvt', T_CVT],
+  ['add', T_UNION], ['addc', T_UNION], ['and', T_UNION], ['or', T_UNION], ['xor', T_UNION], ['selp', T_UNION], ['slct', T_UNION],
+  ['sub', T_FIRST], ['subc', T_FIRST], ['shfl', T_FIRST], ['mad', T_MAD], ['madc', T_MAD],
+  ['ld', T_LOAD], ['ldu', T_LOAD], ['atom', T_LOAD], ['call', T_CALL],
 ]);
-
-/** Opcodes whose results may carry an address none of their operands carries. */
-const GENERATOR_OPCODES: ReadonlySet<string> = new Set(['cvta', 'mapa', 'ld', 'ldu', 'atom', 'call']);
 
 const SYMBOL_ATOM: Readonly<Record<string, number>> = {
   '.shared': PROV['shared-window'], '.global': PROV.global, '.local': PROV.local, '.const': PROV.const, '.param': PROV.param,
@@ -762,87 +818,89 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
   };
 
   let changed = false;
-  /** Joins `v` into definition d (predicates never carry an address). */
+  /** Joins `v` into definition d (predicates never carry an address; the register is looked at only when
+   *  the fact would grow). */
   const put = (d: number, v: number): void => {
-    if (v === 0 || fn.registers[flow.defReg[d]!]!.type === '.pred') return;
     const next = defValue[d]! | v;
-    if (next !== defValue[d]) {
-      defValue[d] = next;
-      changed = true;
-    }
+    if (next === defValue[d] || fn.registers[flow.defReg[d]!]!.type === '.pred') return;
+    defValue[d] = next;
+    changed = true;
   };
   /** Every definition of the instruction gets `v` (vector loads, scalars). */
   const putAll = (i: number, v: number): void => {
     if (v === 0) return;
     for (let s = flow.insDefStart[i]!; s < flow.insDefStart[i + 1]!; s++) put(flow.slotDef[s]!, v);
   };
-  /** Provenance of operand k of instruction i (one closure per function, not one per evaluation). */
-  const operandValue = (i: number, ops: readonly A.Expression[], k: number): number => {
+  /** Provenance of operand k of instruction i (one closure per function, not one per evaluation); the
+   *  syntax tree is read only for an operand that is not a plain register name. */
+  const operandValue = (i: number, k: number): number => {
     if (k < OPERAND_SLOTS) {
       const u = flow.operandUse[i * OPERAND_SLOTS + k]!;
       if (u >= 0) return byUse(u);
     }
-    const o = ops[k];
+    const o = fn.instructions[i]!.node.operands[k];
     return o === undefined || o.kind === 'Int' || o.kind === 'Float' ? 0 : evalExpr(i, o);
   };
+  /** What each of the function's opcodes does (T_NONE: never evaluated). */
+  const opcodeTransfer = new Uint8Array(flow.opcodes.length);
+  for (let o = 0; o < flow.opcodes.length; o++) opcodeTransfer[o] = TRANSFER.get(flow.opcodes[o]!) ?? T_NONE;
+  /** The transfer of instruction i, by its opcode's code: the syntax tree is read only where the operands'
+   *  shapes or the modifiers decide (`mov`, `cvta`, `cvt`, `mad`). */
   const transfer = (i: number): void => {
-    const node = fn.instructions[i]!.node;
-    const ops = node.operands;
-    const op = node.opcode;
-    switch (op) {
-      case 'mov': {
+    switch (opcodeTransfer[flow.opcode[i]!]) {
+      case T_MOV: {
+        const ops = fn.instructions[i]!.node.operands;
         const d = ops[0];
         const s = ops[1];
         if (d?.kind === 'Vector' && s !== undefined && s.kind !== 'Vector') {
           // Unpack `mov.b64 {lo, hi}, x`: the low half keeps the origin, narrowed.
-          const v = operandValue(i, ops, 1);
+          const v = operandValue(i, 1);
           const lo = d.elements[0];
           const sym = lo?.kind === 'Name' ? fn.resolve(lo) : undefined;
           const def = sym?.kind === 'register' ? flow.defOf(i, sym.id) : -1;
           if (v !== 0 && def >= 0) put(def, v | TRUNCATED);
         } else if (d?.kind !== 'Vector' && s?.kind === 'Vector') {
-          putAll(i, operandValue(i, ops, 1) & ~TRUNCATED);
-        } else putAll(i, operandValue(i, ops, 1));
+          putAll(i, operandValue(i, 1) & ~TRUNCATED);
+        } else putAll(i, operandValue(i, 1));
         return;
       }
-      case 'cvta': {
-        const to = node.modifiers.includes('.to');
+      case T_CVTA: {
+        const mods = fn.instructions[i]!.node.modifiers;
+        const to = mods.includes('.to');
         const table = to ? CVTA_TO : CVTA_GENERIC;
-        const atom = tableAtom(node.modifiers, table);
-        putAll(i, atom === 0 ? operandValue(i, ops, 1) : atom | (operandValue(i, ops, 1) & (TRUNCATED | WIDENED)));
+        const atom = tableAtom(mods, table);
+        putAll(i, atom === 0 ? operandValue(i, 1) : atom | (operandValue(i, 1) & (TRUNCATED | WIDENED)));
         return;
       }
-      case 'mapa':
-        putAll(i, node.modifiers.includes('.shared::cluster') ? PROV['shared-cluster'] : PROV['shared-cluster-generic']);
+      case T_MAPA:
+        putAll(i, fn.instructions[i]!.node.modifiers.includes('.shared::cluster') ? PROV['shared-cluster'] : PROV['shared-cluster-generic']);
         return;
-      case 'cvt': {
-        const v = operandValue(i, ops, 1);
+      case T_CVT: {
+        const v = operandValue(i, 1);
         if (v === 0) return;
-        const to = nthType(node.modifiers, 0);
-        const from = nthType(node.modifiers, 1);
+        const mods = fn.instructions[i]!.node.modifiers;
+        const to = nthType(mods, 0);
+        const from = nthType(mods, 1);
         if (to === undefined || isFloatType(to) || (from !== undefined && isFloatType(from))) return;
         const tb = typeBytes(to) ?? 0;
         const fb = from === undefined ? tb : typeBytes(from) ?? tb;
         putAll(i, v | (tb < fb ? TRUNCATED : 0) | (tb > fb ? WIDENED : 0));
         return;
       }
-      case 'add': case 'addc': case 'and': case 'or': case 'xor': case 'selp': case 'slct':
-        putAll(i, operandValue(i, ops, 1) | operandValue(i, ops, 2));
+      case T_UNION:
+        putAll(i, operandValue(i, 1) | operandValue(i, 2));
         return;
-      case 'sub': case 'subc':
-        putAll(i, operandValue(i, ops, 1));
+      case T_FIRST:
+        // (`shfl d|p, a, ...`: the value; the predicate is skipped by `put`.)
+        putAll(i, operandValue(i, 1));
         return;
-      case 'mad': case 'madc':
-        if (!node.modifiers.includes('.hi')) putAll(i, operandValue(i, ops, 3));
+      case T_MAD:
+        if (!fn.instructions[i]!.node.modifiers.includes('.hi')) putAll(i, operandValue(i, 3));
         return;
-      case 'shfl':
-        // `shfl d|p, a, ...`: the value; the predicate is skipped by `put`.
-        putAll(i, operandValue(i, ops, 1));
-        return;
-      case 'ld': case 'ldu': case 'atom':
+      case T_LOAD:
         putAll(i, loaded(i));
         return;
-      case 'call':
+      case T_CALL:
         for (let s = flow.insDefStart[i]!; s < flow.insDefStart[i + 1]!; s++) {
           const d = flow.slotDef[s]!;
           if (regMayPoint(fn.registers[flow.defReg[d]!]!)) put(d, PROV.unknown);
@@ -852,9 +910,6 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
         return;
     }
   };
-  /** Opcodes whose results may carry an address; the others are never evaluated. */
-  const relevantOpcode = flow.opcodes.map((o) => TRANSFER_OPCODES.has(o));
-  const generatorOpcode = flow.opcodes.map((o) => GENERATOR_OPCODES.has(o));
   // Seeds: instructions that make an address from no address they read (a
   // symbol, cvta, a load...), and readers of `.func` parameters' entry values.
   let paramReader: Uint8Array | undefined;
@@ -866,13 +921,13 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
     }
   }
   const seed = (i: number): boolean => {
-    const op = flow.opcode[i]!;
-    if (relevantOpcode[op] === true && (flow.plain[i] === 0 || generatorOpcode[op] === true)) return true;
+    const t = opcodeTransfer[flow.opcode[i]!]!;
+    if (t !== T_NONE && (flow.plain[i] === 0 || t >= T_GENERATOR)) return true;
     return paramReader !== undefined && paramReader[i] === 1;
   };
 
   const evaluate = (i: number): boolean => {
-    if (relevantOpcode[flow.opcode[i]!] !== true) return false;
+    if (opcodeTransfer[flow.opcode[i]!] === T_NONE) return false;
     changed = false;
     transfer(i);
     return changed;
