@@ -264,8 +264,100 @@ const scratchI32 = (role: number, length: number): Int32Array => scratch(SCRATCH
 
 /** Load addresses' reads (solveUniformity's scratch). */
 const ITEMS = new IntBuffer();
+/** The merges found so far, four numbers each (MERGE_*), and one branch region's registers with a simple
+ *  definition (solveUniformity's scratch; a function's merges are copied out once, exact). */
+const MERGES = new IntBuffer();
+const SIMPLE_REGS = new IntBuffer();
+const MERGE_BLOCK = 0;
+const MERGE_REG = 1;
+const MERGE_BRANCH = 2;
+const MERGE_BITS = 3;
+const MERGE_SIZE = 4;
 /** The control dependences of a block that has none listed. */
 const NO_BLOCKS: readonly number[] = [];
+const NO_MERGES = new Int32Array(0);
+const NO_LOADS: readonly number[] = [];
+const NO_LOOPS: readonly LoopFact[] = [];
+
+/** The bits merged so far per (join block, register): an open-addressing table kept from function to
+ *  function. (A Map keyed by J * R + r allocated its entries' storage anew for every function, growing and
+ *  rehashing.) Linear probing; a key is stored as J + 1 (0: empty) and r. */
+class MergedBits {
+  private keys = new Int32Array(2 * 1024);
+  private bits = new Uint8Array(1024);
+  /** Where a growth rehashes into: the arrays it replaces, kept for the next. */
+  private spareKeys = new Int32Array(2 * 1024);
+  private spareBits = new Uint8Array(1024);
+  private capacity = 0;
+  private shift = 32;
+  private size = 0;
+
+  /** Empty, for a function. */
+  reset(): void {
+    this.capacity = 64;
+    this.shift = 26;
+    this.size = 0;
+    this.keys.fill(0, 0, 2 * 64);
+  }
+
+  /** The entry of (J, r), or the empty one where it would go. */
+  private find(J: number, r: number): number {
+    const keys = this.keys;
+    const mask = this.capacity - 1;
+    let h = Math.imul(Math.imul(J, 0x9e3779b1) ^ r, 0x85ebca6b) >>> this.shift;
+    for (;;) {
+      const k = keys[2 * h]!;
+      if (k === 0 || (k === J + 1 && keys[2 * h + 1] === r)) return h;
+      h = (h + 1) & mask;
+    }
+  }
+
+  /** ORs `bits` into those of (J, r); returns those it had. */
+  or(J: number, r: number, bits: number): number {
+    let h = this.find(J, r);
+    if (this.keys[2 * h] !== 0) {
+      const had = this.bits[h]!;
+      this.bits[h] = had | bits;
+      return had;
+    }
+    if (2 * (this.size + 1) > this.capacity) {
+      this.grow();
+      h = this.find(J, r);
+    }
+    this.keys[2 * h] = J + 1;
+    this.keys[2 * h + 1] = r;
+    this.bits[h] = bits;
+    this.size++;
+    return 0;
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldBits = this.bits;
+    const old = this.capacity;
+    const capacity = 2 * old;
+    let keys = this.spareKeys;
+    let bits = this.spareBits;
+    if (keys.length < 2 * capacity) keys = new Int32Array(2 * capacity);
+    if (bits.length < capacity) bits = new Uint8Array(capacity);
+    keys.fill(0, 0, 2 * capacity);
+    this.keys = keys;
+    this.bits = bits;
+    this.capacity = capacity;
+    this.shift--;
+    for (let e = 0; e < old; e++) {
+      const k = oldKeys[2 * e]!;
+      if (k === 0) continue;
+      const h = this.find(k - 1, oldKeys[2 * e + 1]!);
+      keys[2 * h] = k;
+      keys[2 * h + 1] = oldKeys[2 * e + 1]!;
+      bits[h] = oldBits[e]!;
+    }
+    this.spareKeys = oldKeys;
+    this.spareBits = oldBits;
+  }
+}
+const MERGED_BITS = new MergedBits();
 
 // ---------------------------------------------------------------- results
 
@@ -332,25 +424,19 @@ const LOAD_FUNC_PARAM = 2;
 const LOAD_CALL_PARAM = 3;
 const LOAD_SHARED = 4;
 
-/** What the fixpoint leaves for the queries. */
+/** What the fixpoint leaves for the queries. (Each kind of array is one allocation, in parts: a function's
+ *  dozen typed arrays were a dozen backing stores.) */
 interface Solved {
   readonly cfg: Cfg;
   readonly rd: ReachingDefinitions;
-  readonly useVar: Uint8Array;
-  readonly defVar: Uint8Array;
-  readonly defWhyW: Int32Array;
-  readonly defWhyC: Int32Array;
-  readonly useWhyW: Int32Array;
-  readonly useWhyC: Int32Array;
-  readonly branchVar: Uint8Array;
-  readonly branchWhyW: Int32Array;
-  readonly branchWhyC: Int32Array;
-  readonly termBlock: Int32Array;
-  readonly mergeBlock: readonly number[];
-  readonly mergeReg: readonly number[];
-  readonly mergeBranch: readonly number[];
-  readonly mergeBits: readonly number[];
-  readonly divergence: Uint8Array;
+  /** Variances: of the definitions [0, D), the reads (use slots) [D, D + U), the branches (by block)
+   *  [D + U, D + U + B), and the blocks' divergence [D + U + B, D + U + 2B). */
+  readonly vars: Uint8Array;
+  /** Reasons, per level, WARP's then CTA's: of the definitions [0, 2D), the reads [2D, 2D + 2U), the
+   *  branches [2D + 2U, 2D + 2U + 2B). */
+  readonly whys: Int32Array;
+  /** Register r merged at block J because of branch b at level bits, MERGE_SIZE numbers each. */
+  readonly merges: Int32Array;
   readonly loopFacts: readonly LoopFact[];
   readonly branches: readonly BranchFact[];
   readonly broadcasts: readonly number[];
@@ -374,17 +460,21 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const blockThreads = dims === undefined ? undefined : dims[0] * dims[1] * dims[2];
 
   // ------------------------------------------------------------ state
-  const defVar = new Uint8Array(D);
-  const useVar = new Uint8Array(U);
+  // (Views of the two arrays the facts keep, see Solved.)
+  const vars = new Uint8Array(D + U + 2 * B);
+  const whys = new Int32Array(2 * (D + U + B));
+  const defVar = vars.subarray(0, D);
+  const useVar = vars.subarray(D, D + U);
+  const branchVar = vars.subarray(D + U, D + U + B);
   const taint = scratchU8(0, U);
-  const defWhyW = new Int32Array(D);
-  const defWhyC = new Int32Array(D);
-  const useWhyW = new Int32Array(U);
-  const useWhyC = new Int32Array(U);
-  const branchVar = new Uint8Array(B);
-  const branchWhyW = new Int32Array(B);
-  const branchWhyC = new Int32Array(B);
-  const termBlock = new Int32Array(n).fill(-1);
+  const defWhyW = whys.subarray(0, D);
+  const defWhyC = whys.subarray(D, 2 * D);
+  const useWhyW = whys.subarray(2 * D, 2 * D + U);
+  const useWhyC = whys.subarray(2 * D + U, 2 * (D + U));
+  const branchWhyW = whys.subarray(2 * (D + U), 2 * (D + U) + B);
+  const branchWhyC = whys.subarray(2 * (D + U) + B, 2 * (D + U + B));
+  // The block a conditional branch ends, by instruction (-1: none).
+  const termBlock = scratchI32(12, n).fill(-1, 0, n);
   const kind = scratchU8(1, n);
   const seedOf = scratchU8(2, n);
   const sregVar = scratchU8(3, n);
@@ -393,7 +483,11 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
 
   // Entry definitions: `.func` register parameters vary. (The model declares the parameters first: they
   // are the first registers, and the walk stops at the first other one, not touching every register.)
-  for (const r of fn.registers) {
+  // (Indexed loops here and below: a for-of met unoptimized, as this function runs at first, allocates an
+  // iterator and a result per step.)
+  const registers = fn.registers;
+  for (let k = 0; k < registers.length; k++) {
+    const r = registers[k]!;
     if (!r.isParam) break;
     const d = rd.regBase[r.id]!;
     defVar[d] = CTA | WARP;
@@ -401,7 +495,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   }
 
   // Conditional branches.
-  for (const b of cfg.blocks) {
+  for (let x = 0; x < B; x++) {
+    const b = cfg.blocks[x]!;
     if (b.succs.length >= 2 && b.end > b.start) termBlock[b.end - 1] = b.id;
   }
 
@@ -473,7 +568,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     return out;
   };
   const addressOperand = (node: A.Instruction): A.AddressExpr | undefined => {
-    for (const o of node.operands) if (o.kind === 'Address') return o;
+    const ops = node.operands;
+    for (let k = 0; k < ops.length; k++) if (ops[k]!.kind === 'Address') return ops[k] as A.AddressExpr;
     return undefined;
   };
   const resolveAddress = (i: number, a: A.AddressExpr): Base | undefined =>
@@ -493,7 +589,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       case 'Conditional': return walkSregs(e.test) | walkSregs(e.then) | walkSregs(e.otherwise);
       case 'Vector': case 'Address': case 'List': {
         let v = 0;
-        for (const x of e.elements) v |= walkSregs(x);
+        const elements = e.elements;
+        for (let k = 0; k < elements.length; k++) v |= walkSregs(elements[k]!);
         return v;
       }
       case 'PredPair': return walkSregs(e.first) | walkSregs(e.second);
@@ -511,9 +608,16 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     itemStart[i] = itemBuffer.length;
     const node = ins[i]!.node;
     const op = node.opcode;
-    if (node.guard !== undefined) {
-      const g = fn.resolveGuard(node.guard);
-      if (g?.kind === 'register') guardSlot[i] = t.useSlot(i, g.id);
+    const guard = node.guard;
+    if (guard !== undefined) {
+      // A guard register is the instruction's first read (effects lists it first): its name settles it
+      // without the symbol lookup; any other guard asks.
+      const u0 = useStart[i]!;
+      if (u0 < useStart[i + 1]! && registers[useReg[u0]!]!.name === guard.predicate) guardSlot[i] = u0;
+      else {
+        const g = fn.resolveGuard(guard);
+        if (g?.kind === 'register') guardSlot[i] = t.useSlot(i, g.id);
+      }
     }
     const hasDefs = defStart[i + 1]! > defStart[i]!;
     // Special registers are read by mov and cvt only (ptxas rejects them
@@ -582,7 +686,11 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       case 'Unary': case 'Cast': addressItems(i, e.arg); return;
       case 'Binary': addressItems(i, e.left); addressItems(i, e.right); return;
       case 'Conditional': addressItems(i, e.test); addressItems(i, e.then); addressItems(i, e.otherwise); return;
-      case 'Vector': case 'Address': case 'List': for (const x of e.elements) addressItems(i, x); return;
+      case 'Vector': case 'Address': case 'List': {
+        const elements = e.elements;
+        for (let k = 0; k < elements.length; k++) addressItems(i, elements[k]!);
+        return;
+      }
       case 'PredPair': addressItems(i, e.first); addressItems(i, e.second); return;
       default: return;
     }
@@ -814,7 +922,11 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       case 'Unary': case 'Cast': exprVar(i, e.arg, mask); return;
       case 'Binary': exprVar(i, e.left, mask); exprVar(i, e.right, mask); return;
       case 'Conditional': exprVar(i, e.test, mask); exprVar(i, e.then, mask); exprVar(i, e.otherwise, mask); return;
-      case 'Vector': case 'Address': case 'List': for (const x of e.elements) exprVar(i, x, mask); return;
+      case 'Vector': case 'Address': case 'List': {
+        const elements = e.elements;
+        for (let k = 0; k < elements.length; k++) exprVar(i, elements[k]!, mask);
+        return;
+      }
       case 'PredPair': exprVar(i, e.first, mask); exprVar(i, e.second, mask); return;
       default: return;
     }
@@ -1065,77 +1177,102 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   let gen = 0;
   let sideGen = 0;
   let regionBlocks = 0;
-  // Merges: register r merged at block J because of branch b, at level bits.
-  const mergeBlock: number[] = [];
-  const mergeReg: number[] = [];
-  const mergeBranch: number[] = [];
-  const mergeBits: number[] = [];
-  const mergeSeen = new Map<number, number>(); // (J * R + r) → bits
+  // Merges: register r merged at block J because of branch b, at level bits (MERGES, MERGE_SIZE numbers
+  // each), and the bits merged per (J, r) so far.
+  const merges = MERGES.reset();
+  const mergedBits = MERGED_BITS;
+  mergedBits.reset();
   const rdAtStart = rd.atBlockStart;
   const rdWords = rd.bitWords;
   const bitToDef = scratchI32(5, rdWords * 32);
   for (let d = 0; d < D; d++) if (rd.bitOfDef[d]! >= 0) bitToDef[rd.bitOfDef[d]!] = d;
   let liveness: Liveness | undefined;
-  const regionMask = new Uint32Array(rdWords);
+  const regionMask = scratchI32(15, rdWords);
+  // A branch's region in discovery order, and the depth-first stack of one side: each visit pushes its
+  // block's successors at most, so a side pushes at most 1 + (the successor lists' total length).
+  let region: Int32Array | undefined;
+  let stack: Int32Array | undefined;
+
+  const merge = (J: number, r: number, b: number, bits: number): void => {
+    const had = mergedBits.or(J, r, bits);
+    if ((bits & ~had) === 0) return;
+    const m = merges.reserve(MERGE_SIZE);
+    const at = merges.length;
+    m[at + MERGE_BLOCK] = J;
+    m[at + MERGE_REG] = r;
+    m[at + MERGE_BRANCH] = b;
+    m[at + MERGE_BITS] = bits;
+    merges.length = at + MERGE_SIZE;
+  };
 
   const addMerges = (b: number): void => {
     const bits = branchVar[b]!;
     const P = pdom.idom[b]!;
+    const blocks = cfg.blocks;
+    const exit = cfg.exit;
+    if (stack === undefined || region === undefined) {
+      let edges = 1;
+      for (let x = 0; x < B; x++) edges += blocks[x]!.succs.length;
+      stack = scratchI32(13, edges);
+      region = scratchI32(14, B);
+    }
     gen++;
-    const region: number[] = [];
-    for (const s of cfg.blocks[b]!.succs) {
-      if (s === cfg.exit || s === P) continue;
+    let regionLength = 0;
+    const sides = blocks[b]!.succs;
+    for (let q = 0; q < sides.length; q++) {
+      const s = sides[q]!;
+      if (s === exit || s === P) continue;
       sideGen++;
-      const stack = [s];
-      while (stack.length > 0) {
-        const x = stack.pop()!;
+      let top = 0;
+      stack[top++] = s;
+      while (top > 0) {
+        const x = stack[--top]!;
         if (visitGen[x] === sideGen) continue;
         visitGen[x] = sideGen;
         if (regionGen[x] !== gen) {
           regionBlocks++;
           regionGen[x] = gen;
           sideCount[x] = 1;
-          region.push(x);
+          region[regionLength++] = x;
         } else if (sideCount[x]! < 255) sideCount[x]!++;
-        for (const y of cfg.blocks[x]!.succs) if (y !== cfg.exit && y !== P && visitGen[y] !== sideGen) stack.push(y);
+        const succs = blocks[x]!.succs;
+        for (let k = 0; k < succs.length; k++) {
+          const y = succs[k]!;
+          if (y !== exit && y !== P && visitGen[y] !== sideGen) stack[top++] = y;
+        }
       }
     }
-    const joins: number[] = [];
-    if (P >= 0 && P !== cfg.exit) joins.push(P);
-    for (const x of region) if (sideCount[x]! >= 2) joins.push(x);
-    if (joins.length === 0) return;
+    // The join blocks: P (when a block), then the region's blocks reached from two sides, in region order.
+    const hasP = P >= 0 && P !== exit;
+    let joins = hasP ? 1 : 0;
+    for (let q = 0; q < regionLength; q++) if (sideCount[region[q]!]! >= 2) joins++;
+    if (joins === 0) return;
     // Definitions in the region: non-simple registers' as a bit set over the
     // reaching-definition bits; simple registers' (one write, dominating every
     // read) reach a join exactly when the register is live there.
     const mask = regionMask;
     let anyBits = false;
-    const simpleRegs: number[] = [];
-    for (const x of region) {
-      const blk = cfg.blocks[x]!;
+    const simple = SIMPLE_REGS.reset();
+    for (let q = 0; q < regionLength; q++) {
+      const blk = blocks[region[q]!]!;
       for (let s = defStart[blk.start]!; s < defStart[blk.end]!; s++) {
         const d = defIdOfSlot[s]!;
         const bit = rd.bitOfDef[d]!;
-        if (bit === -1) simpleRegs.push(t.defReg[s]!);
+        if (bit === -1) simple.push(t.defReg[s]!);
         else {
           mask[bit >>> 5]! |= 1 << (bit & 31);
           anyBits = true;
         }
       }
     }
-    const merge = (J: number, r: number): void => {
-      const key = J * R + r;
-      const had = mergeSeen.get(key) ?? 0;
-      if ((bits & ~had) === 0) return;
-      mergeSeen.set(key, had | bits);
-      mergeBlock.push(J);
-      mergeReg.push(r);
-      mergeBranch.push(b);
-      mergeBits.push(bits);
-    };
-    for (const J of joins) {
-      if (simpleRegs.length > 0) {
+    const simpleRegs = simple.data;
+    const simpleCount = simple.length;
+    for (let q = hasP ? -1 : 0; q < regionLength; q++) {
+      const J = q === -1 ? P : region[q]!;
+      if (q !== -1 && sideCount[J]! < 2) continue;
+      if (simpleCount > 0) {
         liveness ??= ctx.get(fn, livenessAnalysis);
-        for (const r of simpleRegs) if (liveness.isLiveIn(J, r)) merge(J, r);
+        for (let k = 0; k < simpleCount; k++) if (liveness.isLiveIn(J, simpleRegs[k]!)) merge(J, simpleRegs[k]!, b, bits);
       }
       if (!anyBits) continue;
       const at = J * rdWords;
@@ -1144,7 +1281,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         while (x !== 0) {
           const low = x & -x;
           x ^= low;
-          merge(J, rd.defRegOf[bitToDef[w * 32 + 31 - Math.clz32(low)]!]!);
+          merge(J, rd.defRegOf[bitToDef[w * 32 + 31 - Math.clz32(low)]!]!, b, bits);
         }
       }
     }
@@ -1161,7 +1298,9 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     const pending = scratchU8(8, B);
     let count = 0;
     let cursor = B;
-    for (const J of mergeBlock) {
+    const m = merges.data;
+    for (let at = MERGE_BLOCK; at < merges.length; at += MERGE_SIZE) {
+      const J = m[at]!;
       if (pending[J] === 1) continue;
       pending[J] = 1;
       count++;
@@ -1174,7 +1313,9 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       count--;
       const base = x * words;
       for (let w = 0; w < words; w++) out[w] = (atStart[base + w]! | gen[base + w]!) & ~killSet[base + w]!;
-      for (const y of cfg.blocks[x]!.succs) {
+      const succs = cfg.blocks[x]!.succs;
+      for (let q = 0; q < succs.length; q++) {
+        const y = succs[q]!;
         if (y === cfg.exit) continue;
         const at = y * words;
         let grew = 0;
@@ -1196,7 +1337,9 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const applyMerges = (): void => {
     const tracked = scratchI32(6, R).fill(-1, 0, R);
     let K = 0;
-    for (const r of mergeReg) if (tracked[r] === -1) tracked[r] = K++;
+    const m = merges.data;
+    const M = merges.length;
+    for (let at = 0; at < M; at += MERGE_SIZE) if (tracked[m[at + MERGE_REG]!] === -1) tracked[m[at + MERGE_REG]!] = K++;
     if (K === 0) return;
     const words = bitWords(2 * K);
     // Per block, words [b * words, (b + 1) * words) of each: the bits merged at its start (gen), those its
@@ -1204,10 +1347,10 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     const gen = scratchI32(7, B * words);
     const killSet = scratchI32(8, B * words);
     const atStart = scratchI32(9, B * words);
-    for (let m = 0; m < mergeBlock.length; m++) {
-      const base = mergeBlock[m]! * words;
-      const k = tracked[mergeReg[m]!]!;
-      const bits = mergeBits[m]!;
+    for (let at = 0; at < M; at += MERGE_SIZE) {
+      const base = m[at + MERGE_BLOCK]! * words;
+      const k = tracked[m[at + MERGE_REG]!]!;
+      const bits = m[at + MERGE_BITS]!;
       if ((bits & CTA) !== 0) gen[base + ((2 * k) >>> 5)]! |= 1 << ((2 * k) & 31);
       if ((bits & WARP) !== 0) gen[base + ((2 * k + 1) >>> 5)]! |= 1 << ((2 * k + 1) & 31);
     }
@@ -1221,7 +1364,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       }
     };
     // Each block's kills as a set, so a visit costs the set size.
-    for (const block of cfg.blocks) {
+    for (let x = 0; x < B; x++) {
+      const block = cfg.blocks[x]!;
       const base = block.id * words;
       for (let i = block.start; i < block.end; i++) {
         for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
@@ -1235,7 +1379,8 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     }
     solveMerged(words, gen, killSet, atStart);
     const state = scratchI32(10, words);
-    for (const block of cfg.blocks) {
+    for (let x = 0; x < B; x++) {
+      const block = cfg.blocks[x]!;
       if (block.start === block.end) continue;
       // No merged register at the start: none in the block (kills only clear), no read to taint.
       let any = 0;
@@ -1265,13 +1410,19 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   queued.fill(1, 0, n);
   qLen = n;
   let rounds = 0;
+  const pendingRound = scratchI32(16, B);
   for (;;) {
     drain();
     if (pendingBranches.length > 0) {
       rounds++;
-      const pending = [...new Set(pendingBranches)];
+      // Each branch once, in the order first queued (addMerges queues none).
+      for (let k = 0; k < pendingBranches.length; k++) {
+        const b = pendingBranches[k]!;
+        if (pendingRound[b] === rounds) continue;
+        pendingRound[b] = rounds;
+        addMerges(b);
+      }
       pendingBranches.length = 0;
-      for (const b of pending) addMerges(b);
       applyMerges();
       continue;
     }
@@ -1299,18 +1450,21 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
 
   // ------------------------------------------------------------ block and loop facts
   const cd = ctx.controlDependence(fn);
-  const divergence = new Uint8Array(B);
+  const divergence = vars.subarray(D + U + B, D + U + 2 * B);
   // Blocks dependent on each block, as dense lists (arrays of arrays filled by push met elements kinds
   // and maps the optimized code had not seen, and deoptimized it).
-  const depStart = new Int32Array(B + 1);
+  const depStart = scratchI32(17, B + 1);
   for (let x = 0; x < B; x++) {
     const deps = cd[x] ?? NO_BLOCKS;
     for (let k = 0; k < deps.length; k++) depStart[deps[k]! + 1]!++;
   }
   for (let b = 0; b < B; b++) depStart[b + 1]! += depStart[b]!;
-  const depList = new Int32Array(depStart[B]!);
-  const depFill = depStart.slice(0, B);
-  const work: number[] = [];
+  const depList = scratchI32(18, depStart[B]!);
+  const depFill = scratchI32(19, B);
+  depFill.set(depStart.subarray(0, B));
+  // A stack: a block is pushed once, then once per bit its divergence gains (two at most).
+  const work = scratchI32(20, 3 * B);
+  let top = 0;
   for (let x = 0; x < B; x++) {
     const deps = cd[x] ?? NO_BLOCKS;
     let v = 0;
@@ -1320,24 +1474,25 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       v |= branchVar[b]!;
     }
     divergence[x] = v;
-    if (v !== 0) work.push(x);
+    if (v !== 0) work[top++] = x;
   }
-  while (work.length > 0) {
-    const x = work.pop()!;
+  while (top > 0) {
+    const x = work[--top]!;
     for (let k = depStart[x]!; k < depStart[x + 1]!; k++) {
       const y = depList[k]!;
       const v = divergence[y]! | divergence[x]!;
       if (v !== divergence[y]) {
         divergence[y] = v;
-        work.push(y);
+        work[top++] = y;
       }
     }
   }
   const forest = ctx.loops(fn);
-  const inLoop = new Int32Array(B).fill(-1);
-  const seenIn = new Int32Array(B).fill(-1);
-  const loopFacts: LoopFact[] = forest.loops.map((loop, li) => {
-    for (const x of loop.blocks) inLoop[x] = li;
+  const inLoop = scratchI32(21, B).fill(-1, 0, B);
+  const seenIn = scratchI32(22, B).fill(-1, 0, B);
+  const loopFacts: readonly LoopFact[] = forest.loops.length === 0 ? NO_LOOPS : forest.loops.map((loop, li) => {
+    const inside = loop.blocks;
+    for (let k = 0; k < inside.length; k++) inLoop[inside[k]!] = li;
     let v = 0;
     let responsible = -1;
     const visit = (x: number): void => {
@@ -1350,8 +1505,9 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       const deps = cd[x] ?? NO_BLOCKS;
       for (let k = 0; k < deps.length; k++) if (inLoop[deps[k]!] === li) visit(deps[k]!);
     };
-    for (const [u, to] of loop.exits) if (to !== cfg.exit) visit(u);
-    for (const x of loop.blocks) inLoop[x] = -1;
+    const exits = loop.exits;
+    for (let k = 0; k < exits.length; k++) if (exits[k]![1] !== cfg.exit) visit(exits[k]![0]);
+    for (let k = 0; k < inside.length; k++) inLoop[inside[k]!] = -1;
     return { loop: li, header: loop.header, exitVariance: v, exitBranch: responsible };
   });
 
@@ -1360,65 +1516,182 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     const b = termBlock[i]!;
     if (b !== -1) branches.push({ block: b, instruction: i, variance: branchVar[b]! });
   }
-  const broadcasts: number[] = [];
-  for (let i = 0; i < n; i++) if (bcast[i] === 1 && kind[i] === K_LOAD) broadcasts.push(i);
+  let broadcasts: number[] | undefined;
+  if (candidates.length > 0) for (let i = 0; i < n; i++) if (bcast[i] === 1 && kind[i] === K_LOAD) (broadcasts ??= []).push(i);
   keepCompiled('uniformity', resolveExpr, singleDef, resolveReg, addressOperand, resolveAddress, walkSregs, classifyLoad, analyzeBroadcasts,
-    isThreadIndex, tidEquality, singleThreadStore, addressItems, acc, exprVar, probe, push, evaluateBranch, evaluateRare, drain, addMerges, solveMerged, applyMerges);
+    isThreadIndex, tidEquality, singleThreadStore, addressItems, acc, exprVar, probe, push, evaluateBranch, evaluateRare, drain, merge, addMerges, solveMerged, applyMerges);
 
   return {
-    cfg, rd, useVar, defVar, defWhyW, defWhyC, useWhyW, useWhyC, branchVar, branchWhyW, branchWhyC, termBlock,
-    mergeBlock, mergeReg, mergeBranch, mergeBits, divergence, loopFacts, branches, broadcasts,
-    stats: { evaluations, rounds, regionBlocks, merges: mergeReg.length },
+    cfg, rd, vars, whys, merges: merges.length === 0 ? NO_MERGES : merges.take(), loopFacts, branches, broadcasts: broadcasts ?? NO_LOADS,
+    stats: { evaluations, rounds, regionBlocks, merges: merges.length / MERGE_SIZE },
   };
 }
 
-/** The queries and explanations over a solved function (only what they need is kept). */
-function buildResult(fn: FunctionModel, solved: Solved): Uniformity {
-  const {
-    cfg, rd, useVar, defVar, defWhyW, defWhyC, useWhyW, useWhyC, branchVar, branchWhyW, branchWhyC, termBlock,
-    mergeBlock, mergeReg, mergeBranch, mergeBits, divergence, loopFacts, branches, broadcasts, stats,
-  } = solved;
-  const t = rd.table;
-  const { useReg, useIns } = t;
-  const { defIns, defIdOfSlot } = rd;
-  const ins = fn.instructions;
-  const n = ins.length;
-  const B = cfg.blocks.length;
-  const blockOf = cfg.blockOf;
-  const branchByBlock = new Map<number, BranchFact>();
-  for (const f of branches) branchByBlock.set(f.block, f);
-  const operandVar = (i: number, e: A.Expression): number => {
+const MAX_STEPS = 24;
+const regOf = (r: number | RegisterSymbol): number => (typeof r === 'number' ? r : r.id);
+const levelBit = (v: Variance, level: UniformityLevel | undefined): number =>
+  (level !== undefined ? bitOf(level) : (v & WARP) !== 0 ? WARP : CTA);
+
+/** The queries and explanations over a solved function: one object of one class, its methods shared (they
+ *  were a dozen closures per function, and a Map of the branches, kept as long as the facts). */
+class Queries {
+  private readonly cfg: Cfg;
+  private readonly rd: ReachingDefinitions;
+  private readonly vars: Uint8Array;
+  private readonly whys: Int32Array;
+  private readonly merges: Int32Array;
+  private readonly branches: readonly BranchFact[];
+  /** Where the reads' and the branches' parts of `vars` start (Solved). */
+  private readonly useAt: number;
+  private readonly branchAt: number;
+
+  constructor(private readonly fn: FunctionModel, solved: Solved) {
+    this.cfg = solved.cfg;
+    this.branches = solved.branches;
+    this.rd = solved.rd;
+    this.vars = solved.vars;
+    this.whys = solved.whys;
+    this.merges = solved.merges;
+    this.useAt = solved.rd.definitionCount;
+    this.branchAt = this.useAt + solved.rd.table.useReg.length;
+  }
+
+  // ------------------------------------------------------------ the arrays' parts
+  private useVar(s: number): number {
+    return this.vars[this.useAt + s]!;
+  }
+  private defVar(d: number): number {
+    return this.vars[d]!;
+  }
+  private branchVar(b: number): number {
+    return b >= 0 && b < this.cfg.blocks.length ? this.vars[this.branchAt + b]! : 0;
+  }
+  private defWhy(d: number, bit: number): number {
+    return this.whys[(bit === WARP ? 0 : this.useAt) + d]!;
+  }
+  private useWhy(s: number, bit: number): number {
+    return this.whys[2 * this.useAt + (bit === WARP ? 0 : this.branchAt - this.useAt) + s]!;
+  }
+  private branchWhy(b: number, bit: number): number {
+    return this.whys[2 * this.branchAt + (bit === WARP ? 0 : this.cfg.blocks.length) + b]!;
+  }
+
+  // ------------------------------------------------------------ queries
+  useVariance(i: number, reg: number | RegisterSymbol): Variance {
+    const s = this.rd.table.useSlot(i, regOf(reg));
+    return s === -1 ? 0 : this.useVar(s);
+  }
+
+  defVariance(i: number, reg: number | RegisterSymbol): Variance {
+    const s = this.rd.table.defSlot(i, regOf(reg));
+    return s === -1 ? 0 : this.defVar(this.rd.defIdOfSlot[s]!);
+  }
+
+  operandVariance(i: number, e: A.Expression): Variance {
     switch (e.kind) {
       case 'Name': {
-        const s = fn.resolve(e);
+        const s = this.fn.resolve(e);
         if (s?.kind === 'register') {
-          const slot = t.useSlot(i, s.id);
-          return slot === -1 ? 0 : useVar[slot]!;
+          const slot = this.rd.table.useSlot(i, s.id);
+          return slot === -1 ? 0 : this.useVar(slot);
         }
         return s?.kind === 'sreg' ? sregVariance(s.spec) : 0;
       }
-      case 'Unary': case 'Cast': return operandVar(i, e.arg);
-      case 'Binary': return operandVar(i, e.left) | operandVar(i, e.right);
-      case 'Conditional': return operandVar(i, e.test) | operandVar(i, e.then) | operandVar(i, e.otherwise);
+      case 'Unary': case 'Cast': return this.operandVariance(i, e.arg);
+      case 'Binary': return this.operandVariance(i, e.left) | this.operandVariance(i, e.right);
+      case 'Conditional': return this.operandVariance(i, e.test) | this.operandVariance(i, e.then) | this.operandVariance(i, e.otherwise);
       case 'Vector': case 'Address': case 'List': {
         let v = 0;
-        for (const x of e.elements) v |= operandVar(i, x);
+        for (const x of e.elements) v |= this.operandVariance(i, x);
         return v;
       }
-      case 'PredPair': return operandVar(i, e.first) | operandVar(i, e.second);
+      case 'PredPair': return this.operandVariance(i, e.first) | this.operandVariance(i, e.second);
       default: return 0;
     }
-  };
+  }
+
+  isUniform(i: number, reg: number | RegisterSymbol, level: UniformityLevel): boolean {
+    const s = this.rd.table.useSlot(i, regOf(reg));
+    return s === -1 || (this.useVar(s) & bitOf(level)) === 0;
+  }
+
+  branchOf(block: number): BranchFact | undefined {
+    const blk = this.cfg.blocks[block];
+    if (blk === undefined || blk.succs.length < 2 || blk.end <= blk.start) return undefined;
+    // The branches are in instruction order: the one ending at blk.end - 1, by bisection.
+    const list = this.branches;
+    const i = blk.end - 1;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (list[mid]!.instruction < i) lo = mid + 1;
+      else hi = mid;
+    }
+    const f = list[lo];
+    return f !== undefined && f.block === block ? f : undefined;
+  }
+
+  branchVariance(i: number): Variance {
+    const b = this.cfg.blockOf[i];
+    if (b === undefined) return 0;
+    const blk = this.cfg.blocks[b]!;
+    return blk.end - 1 === i && blk.succs.length >= 2 ? this.branchVar(b) : 0;
+  }
+
+  blockDivergence(block: number): Variance {
+    return this.vars[this.branchAt + this.cfg.blocks.length + block]!;
+  }
+
+  explainUse(i: number, reg: number | RegisterSymbol, level?: UniformityLevel): string | undefined {
+    const s = this.rd.table.useSlot(i, regOf(reg));
+    if (s === -1) return undefined;
+    const v = this.useVar(s);
+    const bit = levelBit(v, level);
+    if ((v & bit) === 0) return undefined;
+    const steps: string[] = [];
+    this.chainUse(s, bit, steps, new Set(), false);
+    return steps.join(' ← ');
+  }
+
+  explainDef(i: number, reg: number | RegisterSymbol, level?: UniformityLevel): string | undefined {
+    const s = this.rd.table.defSlot(i, regOf(reg));
+    if (s === -1) return undefined;
+    const d = this.rd.defIdOfSlot[s]!;
+    const v = this.defVar(d);
+    const bit = levelBit(v, level);
+    if ((v & bit) === 0) return undefined;
+    const steps: string[] = [];
+    this.chainDef(d, bit, steps, new Set());
+    return steps.join(' ← ');
+  }
+
+  explainBranch(block: number, level?: UniformityLevel): string | undefined {
+    const v = this.branchVar(block);
+    const bit = levelBit(v, level);
+    if ((v & bit) === 0) return undefined;
+    const steps: string[] = [];
+    this.chainBranch(block, bit, steps, new Set());
+    return steps.join(' ← ');
+  }
 
   // ------------------------------------------------------------ explanations
-  const lineOf = (i: number): number => ins[i]!.node.range.line;
-  const regName = (r: number): string => fn.registers[r]?.name ?? `%reg${r}`;
-  const opText = (i: number): string => {
-    const node = ins[i]!.node;
+  private lineOf(i: number): number {
+    return this.fn.instructions[i]!.node.range.line;
+  }
+
+  private regName(r: number): string {
+    return this.fn.registers[r]?.name ?? `%reg${r}`;
+  }
+
+  private opText(i: number): string {
+    const node = this.fn.instructions[i]!.node;
     const space = spaceOf(node.modifiers);
     return node.opcode === 'ld' || node.opcode === 'st' ? `${node.opcode}${space ?? ''}` : node.opcode;
-  };
-  const sregText = (i: number, bit: number): string => {
+  }
+
+  private sregText(i: number, bit: number): string {
+    const fn = this.fn;
     let found = '';
     const visit = (e: A.Expression): void => {
       if (found !== '') return;
@@ -1435,16 +1708,19 @@ function buildResult(fn: FunctionModel, solved: Solved): Uniformity {
         default: return;
       }
     };
-    ins[i]!.node.operands.forEach(visit);
+    fn.instructions[i]!.node.operands.forEach(visit);
     return found === '' ? 'a special register' : found;
-  };
-  const seedText = (code: number, i: number, bit: number): string => {
-    if (code === SEED_SREG) return `${sregText(i, bit)} at line ${lineOf(i)}`;
-    return `${opText(i)} at line ${lineOf(i)} (${SEED_TEXT[code]})`;
-  };
-  const reachable = (from: number, to: number): boolean => {
+  }
+
+  private seedText(code: number, i: number, bit: number): string {
+    if (code === SEED_SREG) return `${this.sregText(i, bit)} at line ${this.lineOf(i)}`;
+    return `${this.opText(i)} at line ${this.lineOf(i)} (${SEED_TEXT[code]})`;
+  }
+
+  private reachable(from: number, to: number): boolean {
     if (from === to) return true;
-    const seen = new Uint8Array(B);
+    const cfg = this.cfg;
+    const seen = new Uint8Array(cfg.blocks.length);
     const stack = [from];
     seen[from] = 1;
     while (stack.length > 0) {
@@ -1456,128 +1732,126 @@ function buildResult(fn: FunctionModel, solved: Solved): Uniformity {
       }
     }
     return false;
-  };
-  const MAX_STEPS = 24;
-  const chainDef = (d: number, bit: number, steps: string[], seen: Set<string>): void => {
-    const r = rd.defRegOf[d]!;
-    const i = defIns[d]!;
+  }
+
+  private chainDef(d: number, bit: number, steps: string[], seen: Set<string>): void {
+    const r = this.rd.defRegOf[d]!;
+    const i = this.rd.defIns[d]!;
     if (i === ENTRY) {
-      steps.push(`${regName(r)} (${SEED_TEXT[SEED_PARAM_REG]} ${fn.name})`);
+      steps.push(`${this.regName(r)} (${SEED_TEXT[SEED_PARAM_REG]} ${this.fn.name})`);
       return;
     }
-    const why = bit === WARP ? defWhyW[d]! : defWhyC[d]!;
+    const why = this.defWhy(d, bit);
     if (why < 0) {
       const code = -1 - why;
-      steps.push(`${regName(r)} ← ${seedText(code, i, bit)}`);
+      steps.push(`${this.regName(r)} ← ${this.seedText(code, i, bit)}`);
       return;
     }
-    steps.push(`${regName(r)} ← ${opText(i)} at line ${lineOf(i)}`);
-    chainUse(why, bit, steps, seen, true);
-  };
-  const chainUse = (s: number, bit: number, steps: string[], seen: Set<string>, named: boolean): void => {
+    steps.push(`${this.regName(r)} ← ${this.opText(i)} at line ${this.lineOf(i)}`);
+    this.chainUse(why, bit, steps, seen, true);
+  }
+
+  private chainUse(s: number, bit: number, steps: string[], seen: Set<string>, named: boolean): void {
     const key = `u${s}:${bit}`;
     if (seen.has(key) || steps.length >= MAX_STEPS) {
       steps.push('…');
       return;
     }
     seen.add(key);
-    const why = bit === WARP ? useWhyW[s]! : useWhyC[s]!;
+    const why = this.useWhy(s, bit);
     if (why >= 0) {
       // The definition names the register itself.
-      chainDef(why, bit, steps, seen);
+      this.chainDef(why, bit, steps, seen);
       return;
     }
-    const r = useReg[s]!;
-    const i = useIns[s]!;
-    const bi = blockOf[i]!;
+    const t = this.rd.table;
+    const r = t.useReg[s]!;
+    const i = t.useIns[s]!;
+    const bi = this.cfg.blockOf[i]!;
+    const merges = this.merges;
     let m = -1;
-    for (let k = 0; k < mergeReg.length; k++) {
-      if (mergeReg[k] === r && (mergeBits[k]! & bit) !== 0 && reachable(mergeBlock[k]!, bi)) { m = k; break; }
+    for (let at = 0; at < merges.length; at += MERGE_SIZE) {
+      if (merges[at + MERGE_REG] === r && (merges[at + MERGE_BITS]! & bit) !== 0 && this.reachable(merges[at + MERGE_BLOCK]!, bi)) { m = at; break; }
     }
     if (m === -1) {
-      if (!named) steps.push(regName(r));
+      if (!named) steps.push(this.regName(r));
       return;
     }
-    const b = mergeBranch[m]!;
-    const J = mergeBlock[m]!;
-    const jLine = cfg.blocks[J]!.start < n ? `line ${lineOf(cfg.blocks[J]!.start)}` : 'the end';
-    steps.push(`${regName(r)} merged at ${jLine} after the branch at line ${lineOf(cfg.blocks[b]!.end - 1)}`);
-    chainBranch(b, bit, steps, seen);
-  };
-  const chainBranch = (b: number, bit: number, steps: string[], seen: Set<string>): void => {
+    const b = merges[m + MERGE_BRANCH]!;
+    const J = merges[m + MERGE_BLOCK]!;
+    const blocks = this.cfg.blocks;
+    const jLine = blocks[J]!.start < this.fn.instructions.length ? `line ${this.lineOf(blocks[J]!.start)}` : 'the end';
+    steps.push(`${this.regName(r)} merged at ${jLine} after the branch at line ${this.lineOf(blocks[b]!.end - 1)}`);
+    this.chainBranch(b, bit, steps, seen);
+  }
+
+  private chainBranch(b: number, bit: number, steps: string[], seen: Set<string>): void {
     const key = `b${b}:${bit}`;
     if (seen.has(key) || steps.length >= MAX_STEPS) {
       steps.push('…');
       return;
     }
     seen.add(key);
-    const why = bit === WARP ? branchWhyW[b]! : branchWhyC[b]!;
-    const i = cfg.blocks[b]!.end - 1;
+    const why = this.branchWhy(b, bit);
+    const i = this.cfg.blocks[b]!.end - 1;
     if (why < 0) {
-      steps.push(seedText(-1 - why, i, bit));
+      steps.push(this.seedText(-1 - why, i, bit));
       return;
     }
-    chainUse(why, bit, steps, seen, false);
-  };
-  const levelBit = (v: Variance, level: UniformityLevel | undefined): number =>
-    (level !== undefined ? bitOf(level) : (v & WARP) !== 0 ? WARP : CTA);
-  const regOf = (r: number | RegisterSymbol): number => (typeof r === 'number' ? r : r.id);
+    this.chainUse(why, bit, steps, seen, false);
+  }
+}
 
+const QUERIES: unique symbol = Symbol('uniformity queries');
+/** The facts object: the queries as own properties, one function each for every function's facts (the facts
+ *  digest lists an object's own keys: these are those the closures' object had), and their state under a
+ *  symbol. */
+interface Facts extends Uniformity {
+  readonly [QUERIES]: Queries;
+}
+function useVariance(this: Facts, i: number, reg: number | RegisterSymbol): Variance {
+  return this[QUERIES].useVariance(i, reg);
+}
+function defVariance(this: Facts, i: number, reg: number | RegisterSymbol): Variance {
+  return this[QUERIES].defVariance(i, reg);
+}
+function operandVariance(this: Facts, i: number, e: A.Expression): Variance {
+  return this[QUERIES].operandVariance(i, e);
+}
+function isUniform(this: Facts, i: number, reg: number | RegisterSymbol, level: UniformityLevel): boolean {
+  return this[QUERIES].isUniform(i, reg, level);
+}
+function branchOf(this: Facts, block: number): BranchFact | undefined {
+  return this[QUERIES].branchOf(block);
+}
+function branchVariance(this: Facts, i: number): Variance {
+  return this[QUERIES].branchVariance(i);
+}
+function blockDivergence(this: Facts, block: number): Variance {
+  return this[QUERIES].blockDivergence(block);
+}
+function explainUse(this: Facts, i: number, reg: number | RegisterSymbol, level?: UniformityLevel): string | undefined {
+  return this[QUERIES].explainUse(i, reg, level);
+}
+function explainDef(this: Facts, i: number, reg: number | RegisterSymbol, level?: UniformityLevel): string | undefined {
+  return this[QUERIES].explainDef(i, reg, level);
+}
+function explainBranch(this: Facts, block: number, level?: UniformityLevel): string | undefined {
+  return this[QUERIES].explainBranch(block, level);
+}
+
+function factsOf(fn: FunctionModel, solved: Solved): Facts {
   return {
-    fn,
-    useVariance(i, reg) {
-      const s = t.useSlot(i, regOf(reg));
-      return s === -1 ? 0 : useVar[s]!;
-    },
-    defVariance(i, reg) {
-      const s = t.defSlot(i, regOf(reg));
-      return s === -1 ? 0 : defVar[defIdOfSlot[s]!]!;
-    },
-    operandVariance: operandVar,
-    isUniform(i, reg, level) {
-      const s = t.useSlot(i, regOf(reg));
-      return s === -1 || (useVar[s]! & bitOf(level)) === 0;
-    },
-    branches,
-    branchOf: (block) => branchByBlock.get(block),
-    branchVariance: (i) => (termBlock[i] === -1 ? 0 : branchVar[termBlock[i]!]!),
-    blockDivergence: (block) => divergence[block]!,
-    loops: loopFacts,
-    broadcasts,
-    explainUse(i, reg, level) {
-      const s = t.useSlot(i, regOf(reg));
-      if (s === -1) return undefined;
-      const bit = levelBit(useVar[s]!, level);
-      if ((useVar[s]! & bit) === 0) return undefined;
-      const steps: string[] = [];
-      chainUse(s, bit, steps, new Set(), false);
-      return steps.join(' ← ');
-    },
-    explainDef(i, reg, level) {
-      const s = t.defSlot(i, regOf(reg));
-      if (s === -1) return undefined;
-      const d = defIdOfSlot[s]!;
-      const bit = levelBit(defVar[d]!, level);
-      if ((defVar[d]! & bit) === 0) return undefined;
-      const steps: string[] = [];
-      chainDef(d, bit, steps, new Set());
-      return steps.join(' ← ');
-    },
-    explainBranch(block, level) {
-      const bit = levelBit(branchVar[block] ?? 0, level);
-      if (((branchVar[block] ?? 0) & bit) === 0) return undefined;
-      const steps: string[] = [];
-      chainBranch(block, bit, steps, new Set());
-      return steps.join(' ← ');
-    },
-    stats,
+    fn, useVariance, defVariance, operandVariance, isUniform, branches: solved.branches, branchOf, branchVariance,
+    blockDivergence, loops: solved.loopFacts, broadcasts: solved.broadcasts, explainUse, explainDef, explainBranch,
+    stats: solved.stats, [QUERIES]: new Queries(fn, solved),
   };
 }
 
 /** Uniformity of every value and branch: `ctx.get(fn, uniformityAnalysis)`. */
 export const uniformityAnalysis: FunctionAnalysis<Uniformity> = {
   name: 'uniformity',
-  compute: (ctx, fn) => buildResult(fn, solveUniformity(ctx, fn)),
+  compute: (ctx, fn) => factsOf(fn, solveUniformity(ctx, fn)),
 };
 
 // ---------------------------------------------------------------- readable facts
