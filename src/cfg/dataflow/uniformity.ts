@@ -604,21 +604,13 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const candidateBases: Base[] = [];
   const itemBuffer = ITEMS.reset();
   const itemStart = scratchI32(1, n + 1);
+  const guarded = fn.effectTable.guarded;
   for (let i = 0; i < n; i++) {
     itemStart[i] = itemBuffer.length;
     const node = ins[i]!.node;
     const op = node.opcode;
-    const guard = node.guard;
-    if (guard !== undefined) {
-      // A guard register is the instruction's first read (effects lists it first): its name settles it
-      // without the symbol lookup; any other guard asks.
-      const u0 = useStart[i]!;
-      if (u0 < useStart[i + 1]! && registers[useReg[u0]!]!.name === guard.predicate) guardSlot[i] = u0;
-      else {
-        const g = fn.resolveGuard(guard);
-        if (g?.kind === 'register') guardSlot[i] = t.useSlot(i, g.id);
-      }
-    }
+    // A guard register is the instruction's first read: the model lists it first and says so.
+    if (guarded[i] === 2) guardSlot[i] = useStart[i]!;
     const hasDefs = defStart[i + 1]! > defStart[i]!;
     // Special registers are read by mov and cvt only (ptxas rejects them
     // anywhere else; WARP_SZ, allowed everywhere, is uniform).
