@@ -81,11 +81,13 @@ const BRANCH = 1;
 const TERMINATES = 2;
 
 /** Scratch kept from function to function (nothing of it is kept by a graph): each instruction's way of
- *  ending its block and whether it starts one (LEADER), the blocks' first instructions, and the DFS stack. */
+ *  ending its block and whether it starts one (LEADER), the blocks' first instructions, the reachability
+ *  search's stack, and each block's predecessors counted (then the next free slot of its list). */
 let ENDS = new Uint8Array(1024);
 let LEADER = new Uint8Array(1024);
 let STARTS = new Int32Array(1024);
 let STACK = new Int32Array(1024);
+let PRED_COUNT = new Int32Array(1024);
 
 /** The scratch for `n` instructions (at most `n + 1` blocks, and STARTS one past them): LEADER cleared. */
 function scratchFor(n: number): void {
@@ -95,6 +97,7 @@ function scratchFor(n: number): void {
     LEADER = new Uint8Array(size);
     STARTS = new Int32Array(size);
     STACK = new Int32Array(size);
+    PRED_COUNT = new Int32Array(size);
   }
   LEADER.fill(0, 0, n + 1);
 }
@@ -122,6 +125,9 @@ function addSucc(to: number): void {
 /** No labels: the list of a block that none starts (most blocks; one shared list, not one each). */
 const NO_LABELS: readonly string[] = [];
 
+/** A block's predecessors until their list is made (never kept). */
+const NO_PREDS: number[] = [];
+
 type MutableBlock = { -readonly [K in keyof BasicBlock]: BasicBlock[K] };
 
 /** Builds the CFG of one function. */
@@ -148,21 +154,22 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
     if (end !== FALLS) leader[i + 1] = 1;
   }
   const starts = STARTS;
+  const blockOf = new Int32Array(n);
   let B = 0;
-  for (let i = 0; i < n; i++) if (leader[i] === 1) starts[B++] = i;
+  for (let i = 0; i < n; i++) {
+    if (leader[i] === 1) starts[B++] = i;
+    blockOf[i] = B - 1;
+  }
   if (n === 0 || endLabels) starts[B++] = n;
   starts[B] = n;
-
-  const blockOf = new Int32Array(n);
-  for (let id = 0; id < B; id++) blockOf.fill(id, starts[id]!, starts[id + 1]!);
   const exit = B;
   const blockAt = (index: number): number => (index >= n ? B - 1 : blockOf[index]!);
   // Each block's successors (at most one branch's targets and a fall-through), found first and counted, so
   // that every edge list is made once at its size (lists grown by `push` from empty each held room for 17
   // entries, and a part keeps every function's graph). A block's first `branchEnd[id]` successors are its
   // branch's targets; an edge to the exit is an exit edge, any other a fall-through.
-  const succOf: number[][] = new Array<number[]>(B);
-  const predCount = new Int32Array(B);
+  const blocks = new Array<MutableBlock>(B);
+  const predCount = PRED_COUNT.fill(0, 0, B);
   const branchEnd = new Int32Array(B);
   const unresolvedTargets: FlatInstruction[] = [];
   for (let id = 0; id < B; id++) {
@@ -202,15 +209,14 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
       if (fallsThrough) addSucc(end < n || endLabels ? blockAt(end) : exit);
     }
     for (let k = 0; k < succCount; k++) if (SUCCS[k] !== exit) predCount[SUCCS[k]!]!++;
-    // (Copied at their count.)
-    succOf[id] = SUCCS.slice(0, succCount);
+    // (Successors copied at their count; predecessors' lists made once all are counted.)
+    blocks[id] = { id, labels: NO_LABELS, start, end, succs: SUCCS.slice(0, succCount), preds: NO_PREDS, reachable: false };
   }
-  const blocks = new Array<MutableBlock>(B);
-  for (let id = 0; id < B; id++) blocks[id] = { id, labels: NO_LABELS, start: starts[id]!, end: starts[id + 1]!, succs: succOf[id]!, preds: new Array<number>(predCount[id]!), reachable: false };
+  for (let id = 0; id < B; id++) blocks[id]!.preds = new Array<number>(predCount[id]!);
   // Predecessors in order of the edges added, as the edges' `push` made them.
-  const fill = predCount.fill(0);
+  const fill = predCount.fill(0, 0, B);
   for (let id = 0; id < B; id++) {
-    const succs = succOf[id]!;
+    const succs = blocks[id]!.succs;
     for (let k = 0; k < succs.length; k++) {
       const to = succs[k]!;
       if (to !== exit) blocks[to]!.preds[fill[to]!++] = id;
