@@ -347,12 +347,15 @@ function livenessFacts(
   const liveOutOf = (b: number): Uint32Array => liveOutFlat.subarray(b * words, (b + 1) * words);
   // Live-at queries: walk a block backward over a dense per-register flag
   // array, starting from its live-out.
+  // (The registers flagged so far are touched's first `touchedCount`: setting a list's length to 0 drops
+  // its storage, and the next push made room for 17 again, per query.)
   let live: Uint8Array | undefined;
   const touched: number[] = [];
+  let touchedCount = 0;
   const startWalk = (block: number): Uint8Array => {
     live ??= new Uint8Array(t.registerCount);
-    for (const r of touched) live[r] = 0;
-    touched.length = 0;
+    for (let k = 0; k < touchedCount; k++) live[touched[k]!] = 0;
+    touchedCount = 0;
     const base = block * words;
     for (let w = 0; w < words; w++) {
       let x = liveOutFlat[base + w]!;
@@ -360,20 +363,32 @@ function livenessFacts(
         const low = x & -x;
         const r = globalRegisters[w * 32 + 31 - Math.clz32(low)]!;
         live[r] = 1;
-        touched.push(r);
+        touched[touchedCount++] = r;
         x ^= low;
       }
     }
     return live;
   };
-  const liveList = (flags: Uint8Array): number[] => [...new Set(touched)].filter((r) => flags[r] === 1).sort((a, b) => a - b);
+  /** The touched registers flagged live, once each (flagged 2 while listed), ascending. */
+  const liveList = (flags: Uint8Array): number[] => {
+    const out: number[] = [];
+    for (let k = 0; k < touchedCount; k++) {
+      const r = touched[k]!;
+      if (flags[r] === 1) {
+        flags[r] = 2;
+        out.push(r);
+      }
+    }
+    for (const r of out) flags[r] = 1;
+    return out.sort((a, b) => a - b);
+  };
   const walkBack = (flags: Uint8Array, i: number): void => {
     for (let s = defStart[i]!; s < defStart[i + 1]!; s++) if (defKills[s] === 1) flags[defReg[s]!] = 0;
     for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
       const r = useReg[s]!;
       if (flags[r] === 0) {
         flags[r] = 1;
-        touched.push(r);
+        touched[touchedCount++] = r;
       }
     }
   };
