@@ -33,29 +33,25 @@ export interface Cfg {
   readonly unresolvedTargets: readonly FlatInstruction[];
 }
 
-const TERMINATES = new Set(['ret', 'exit', 'trap']);
+/** `brx.idx`'s `.branchtargets` label list (undefined when a name in it resolves to no label). */
+function brxTargets(fn: FunctionModel, ins: FlatInstruction): LabelSymbol[] | undefined {
+  const t = ins.node.operands[1];
+  const sym = t?.kind === 'Name' ? fn.resolve(t) : undefined;
+  if (sym?.kind !== 'label' || sym.directive?.kind !== 'BranchTargets') return undefined;
+  const out: LabelSymbol[] = [];
+  for (const name of sym.directive.names) {
+    const target = fn.labels.find((l) => l.name === name);
+    if (target === undefined) return undefined;
+    out.push(target);
+  }
+  return out;
+}
 
-/** `brx.idx`'s `.branchtargets` label list, or the targets of a direct `bra`. */
-function branchTargets(fn: FunctionModel, ins: FlatInstruction): LabelSymbol[] | undefined {
-  const op = ins.node.opcode;
-  if (op === 'bra') {
-    const t = ins.node.operands[0];
-    const sym = t?.kind === 'Name' ? fn.resolve(t) : undefined;
-    return sym?.kind === 'label' ? [sym] : undefined;
-  }
-  if (op === 'brx') {
-    const t = ins.node.operands[1];
-    const sym = t?.kind === 'Name' ? fn.resolve(t) : undefined;
-    if (sym?.kind !== 'label' || sym.directive?.kind !== 'BranchTargets') return undefined;
-    const out: LabelSymbol[] = [];
-    for (const name of sym.directive.names) {
-      const target = fn.labels.find((l) => l.name === name);
-      if (target === undefined) return undefined;
-      out.push(target);
-    }
-    return out;
-  }
-  return undefined;
+/** The label a direct `bra` names, if it resolves to one. */
+function braTarget(fn: FunctionModel, ins: FlatInstruction): LabelSymbol | undefined {
+  const t = ins.node.operands[0];
+  const sym = t?.kind === 'Name' ? fn.resolve(t) : undefined;
+  return sym?.kind === 'label' ? sym : undefined;
 }
 
 /** The callee a `call` names directly, if any: `call (r), f, (a);` / `call f;`. */
@@ -78,119 +74,192 @@ function isNoreturnCall(fn: FunctionModel, model: ModuleModel | undefined, ins: 
   return decl?.directives.some((d) => d.name === '.noreturn') ?? false;
 }
 
-/** A block's successors while they are found (one list for every block). */
+/** How an instruction ends its block, by the edges it adds: none of its own (falls through), a branch's
+ *  (`bra`, `brx`), or one to the exit (`ret`, `exit`, `trap`, a call to a `.noreturn` function). */
+const FALLS = 0;
+const BRANCH = 1;
+const TERMINATES = 2;
+
+/** Scratch kept from function to function (nothing of it is kept by a graph): each instruction's way of
+ *  ending its block and whether it starts one (LEADER), the blocks' first instructions, the reachability
+ *  search's stack, and each block's predecessors counted (then the next free slot of its list). */
+let ENDS = new Uint8Array(1024);
+let LEADER = new Uint8Array(1024);
+let STARTS = new Int32Array(1024);
+let STACK = new Int32Array(1024);
+let PRED_COUNT = new Int32Array(1024);
+
+/** The scratch for `n` instructions (at most `n + 1` blocks, and STARTS one past them): LEADER cleared. */
+function scratchFor(n: number): void {
+  if (LEADER.length < n + 2) {
+    const size = Math.max(n + 2, 2 * LEADER.length);
+    ENDS = new Uint8Array(size);
+    LEADER = new Uint8Array(size);
+    STARTS = new Int32Array(size);
+    STACK = new Int32Array(size);
+    PRED_COUNT = new Int32Array(size);
+  }
+  LEADER.fill(0, 0, n + 1);
+}
+
+function endOf(fn: FunctionModel, model: ModuleModel | undefined, node: A.Instruction): number {
+  const op = node.opcode;
+  if (op === 'bra' || op === 'brx') return BRANCH;
+  if (op === 'ret' || op === 'exit' || op === 'trap' || (op === 'call' && isNoreturnCall(fn, model, node))) return TERMINATES;
+  return FALLS;
+}
+
+/** A block's successors while they are found: the first `succCount` items of one list for every block.
+ *  (Its length is never set back to 0: that drops the list's storage, and the next push made room for 17
+ *  again, 152 bytes per block.) */
 const SUCCS: number[] = [];
+let succCount = 0;
+
+/** `to` added to SUCCS unless already there (a `brx` may name one label twice, a branch may go where the
+ *  block falls through). */
+function addSucc(to: number): void {
+  for (let k = 0; k < succCount; k++) if (SUCCS[k] === to) return;
+  SUCCS[succCount++] = to;
+}
 
 /** No labels: the list of a block that none starts (most blocks; one shared list, not one each). */
 const NO_LABELS: readonly string[] = [];
+
+/** A block's predecessors until their list is made (never kept). */
+const NO_PREDS: number[] = [];
+
+type MutableBlock = { -readonly [K in keyof BasicBlock]: BasicBlock[K] };
 
 /** Builds the CFG of one function. */
 export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
   const instructions = fn.instructions;
   const n = instructions.length;
-  const leader = new Uint8Array(n + 1);
+  scratchFor(n);
+  const ends = ENDS;
+  const leader = LEADER;
   leader[0] = 1;
   // Labels of `.branchtargets`/`.calltargets`/`.callprototype` name tables, not code.
-  const codeLabels = fn.labels.filter((l) => l.directive === undefined);
-  for (const l of codeLabels) leader[l.target] = 1;
-  for (let i = 0; i < n; i++) {
-    const node = instructions[i]!.node;
-    const op = node.opcode;
-    if (op === 'bra' || op === 'brx' || TERMINATES.has(op) || (op === 'call' && isNoreturnCall(fn, model, node))) leader[i + 1] = 1;
-  }
+  const labels = fn.labels;
   // A label at the very end starts an (empty) block only when something names it.
-  const endLabels = codeLabels.filter((l) => l.target === n);
-  const starts: number[] = [];
-  for (let i = 0; i < n; i++) if (leader[i] === 1) starts.push(i);
-  if (n === 0 || endLabels.length > 0) starts.push(n);
-
-  const blockOf = new Int32Array(n);
-  const labelsAt = new Map<number, string[]>();
-  for (const l of codeLabels) {
-    const list = labelsAt.get(l.target);
-    if (list === undefined) labelsAt.set(l.target, [l.name]);
-    else list.push(l.name);
+  let endLabels = false;
+  for (let k = 0; k < labels.length; k++) {
+    const l = labels[k]!;
+    if (l.directive !== undefined) continue;
+    leader[l.target] = 1;
+    if (l.target === n) endLabels = true;
   }
-  const B = starts.length;
+  for (let i = 0; i < n; i++) {
+    const end = endOf(fn, model, instructions[i]!.node);
+    ends[i] = end;
+    if (end !== FALLS) leader[i + 1] = 1;
+  }
+  const starts = STARTS;
+  const blockOf = new Int32Array(n);
+  let B = 0;
+  for (let i = 0; i < n; i++) {
+    if (leader[i] === 1) starts[B++] = i;
+    blockOf[i] = B - 1;
+  }
+  if (n === 0 || endLabels) starts[B++] = n;
+  starts[B] = n;
   const exit = B;
-  // Each block's successors (at most one branch's targets and a fall-through) and the edges' kinds, found
-  // first and counted, so that every edge list is made once at its size (lists grown by `push` from empty
-  // each held room for 17 entries, and a part keeps every function's graph).
-  const succOf: number[][] = new Array<number[]>(B);
-  const predCount = new Int32Array(B);
-  const exitFrom = new Uint8Array(B);
-  // Edges taken by a branch, by `from*(exit+1)+to` key; an edge to the exit is an exit edge, any other a
-  // fall-through.
-  const branches = new Set<number>();
-  const key = (a: number, b: number): number => a * (exit + 1) + b;
   const blockAt = (index: number): number => (index >= n ? B - 1 : blockOf[index]!);
+  // Each block's successors (at most one branch's targets and a fall-through), found first and counted, so
+  // that every edge list is made once at its size (lists grown by `push` from empty each held room for 17
+  // entries, and a part keeps every function's graph). A block's first `branchEnd[id]` successors are its
+  // branch's targets; an edge to the exit is an exit edge, any other a fall-through.
+  const blocks = new Array<MutableBlock>(B);
+  const predCount = PRED_COUNT.fill(0, 0, B);
+  const branchEnd = new Int32Array(B);
   const unresolvedTargets: FlatInstruction[] = [];
   for (let id = 0; id < B; id++) {
-    const end = id + 1 < B ? starts[id + 1]! : n;
-    blockOf.fill(id, starts[id]!, end);
-  }
-  for (let id = 0; id < B; id++) {
     const start = starts[id]!;
-    const end = id + 1 < B ? starts[id + 1]! : n;
-    // (Collected in a scratch list, then copied at their count.)
-    const succs = SUCCS;
-    succs.length = 0;
-    const addEdge = (to: number, branch: boolean): void => {
-      if (succs.includes(to)) return;
-      succs.push(to);
-      if (to === exit) exitFrom[id] = 1;
-      else {
-        predCount[to]!++;
-        if (branch) branches.add(key(id, to));
-      }
-    };
+    const end = starts[id + 1]!;
+    succCount = 0;
     if (start === end) {
       // Empty block at the end of the body: falls off the function.
-      addEdge(exit, false);
-      succOf[id] = succs.slice();
-      continue;
-    }
-    const last = instructions[end - 1]!;
-    const op = last.node.opcode;
-    const guarded = last.node.guard !== undefined;
-    // Falls through to the next block, or off the end (F061 judges it).
-    const fallsThrough = (): void => addEdge(end < n || endLabels.length > 0 ? blockAt(end) : exit, false);
-    if (op === 'bra' || op === 'brx') {
-      const targets = branchTargets(fn, last);
-      if (targets === undefined) unresolvedTargets.push(last);
-      for (const t of targets ?? []) addEdge(blockAt(t.target), true);
-      if (guarded || targets === undefined) fallsThrough();
-    } else if (TERMINATES.has(op) || (op === 'call' && isNoreturnCall(fn, model, last.node))) {
-      addEdge(exit, false);
-      if (guarded) fallsThrough();
+      addSucc(exit);
     } else {
-      fallsThrough();
+      const last = instructions[end - 1]!;
+      const kind = ends[end - 1]!;
+      const guarded = last.node.guard !== undefined;
+      let fallsThrough = true;
+      if (kind === BRANCH) {
+        if (last.node.opcode === 'bra') {
+          const target = braTarget(fn, last);
+          if (target === undefined) unresolvedTargets.push(last);
+          else {
+            addSucc(blockAt(target.target));
+            fallsThrough = guarded;
+          }
+        } else {
+          const targets = brxTargets(fn, last);
+          if (targets === undefined) unresolvedTargets.push(last);
+          else {
+            for (let k = 0; k < targets.length; k++) addSucc(blockAt(targets[k]!.target));
+            fallsThrough = guarded;
+          }
+        }
+        branchEnd[id] = succCount;
+      } else if (kind === TERMINATES) {
+        addSucc(exit);
+        fallsThrough = guarded;
+      }
+      // Falls through to the next block, or off the end (F061 judges it).
+      if (fallsThrough) addSucc(end < n || endLabels ? blockAt(end) : exit);
     }
-    succOf[id] = succs.slice();
+    for (let k = 0; k < succCount; k++) if (SUCCS[k] !== exit) predCount[SUCCS[k]!]!++;
+    // (Successors copied at their count; predecessors' lists made once all are counted.)
+    blocks[id] = { id, labels: NO_LABELS, start, end, succs: SUCCS.slice(0, succCount), preds: NO_PREDS, reachable: false };
   }
-  const preds: number[][] = new Array<number[]>(B);
-  for (let id = 0; id < B; id++) preds[id] = new Array<number>(predCount[id]!);
-  const fill = predCount.fill(0);
-  const blocks = new Array<{ -readonly [K in keyof BasicBlock]: BasicBlock[K] }>(B);
+  for (let id = 0; id < B; id++) blocks[id]!.preds = new Array<number>(predCount[id]!);
+  // Predecessors in order of the edges added, as the edges' `push` made them.
+  const fill = predCount.fill(0, 0, B);
   for (let id = 0; id < B; id++) {
-    const succs = succOf[id]!;
-    // (In order of the edges added, as the edges' `push` made them.)
-    for (const to of succs) if (to !== exit) preds[to]![fill[to]!++] = id;
-    const start = starts[id]!;
-    blocks[id] = { id, labels: labelsAt.get(start) ?? NO_LABELS, start, end: id + 1 < B ? starts[id + 1]! : n, succs, preds: preds[id]!, reachable: false };
+    const succs = blocks[id]!.succs;
+    for (let k = 0; k < succs.length; k++) {
+      const to = succs[k]!;
+      if (to !== exit) blocks[to]!.preds[fill[to]!++] = id;
+    }
   }
-
-  // Reachability from the entry.
-  const stack = blocks.length > 0 ? [0] : [];
-  while (stack.length > 0) {
-    const id = stack.pop()!;
-    const b = blocks[id]!;
-    if (b.reachable) continue;
-    b.reachable = true;
-    for (const s of b.succs) if (s !== exit && !blocks[s]!.reachable) stack.push(s);
+  // Each code label on the block it starts, in the function's order.
+  for (let k = 0; k < labels.length; k++) {
+    const l = labels[k]!;
+    if (l.directive !== undefined) continue;
+    const b = blocks[blockAt(l.target)]!;
+    if (b.labels === NO_LABELS) b.labels = [l.name];
+    else (b.labels as string[]).push(l.name);
   }
+  markReachable(blocks, exit);
   return {
     fn, blocks, exit, blockOf, unresolvedTargets,
-    edgeKind: (from, to) => (to === exit ? (exitFrom[from] === 1 ? 'exit' : 'fallthrough') : branches.has(key(from, to)) ? 'branch' : 'fallthrough'),
+    edgeKind: (from, to) => {
+      const succs = from >= 0 && from < B ? blocks[from]!.succs : undefined;
+      const k = succs === undefined ? -1 : succs.indexOf(to);
+      if (k === -1) return 'fallthrough';
+      return to === exit ? 'exit' : k < branchEnd[from]! ? 'branch' : 'fallthrough';
+    },
   };
+}
+
+/** Reachability from the entry block: a search over the scratch stack, each block marked when pushed (so
+ *  pushed once: the stack never holds more than the blocks). */
+function markReachable(blocks: MutableBlock[], exit: number): void {
+  if (blocks.length === 0) return;
+  const stack = STACK;
+  let top = 0;
+  stack[top++] = 0;
+  blocks[0]!.reachable = true;
+  while (top > 0) {
+    const succs = blocks[stack[--top]!]!.succs;
+    for (let k = 0; k < succs.length; k++) {
+      const s = succs[k]!;
+      if (s === exit) continue;
+      const b = blocks[s]!;
+      if (!b.reachable) {
+        b.reachable = true;
+        stack[top++] = s;
+      }
+    }
+  }
 }

@@ -12,48 +12,94 @@ export interface DomTree {
   dominates(a: number, b: number): boolean;
 }
 
-/** Dominator tree of a graph with nodes 0..count-1, from `root`, following `next`. */
-function computeDomTree(count: number, root: number, next: (n: number) => readonly number[], prev: (n: number) => readonly number[]): DomTree {
-  // Reverse post-order from the root.
-  const order: number[] = [];
-  const seen = new Uint8Array(count);
-  const stack: [number, number][] = [[root, 0]];
+/** Scratch kept from function to function (no tree keeps any of it): the DFS stack as two columns (node,
+ *  next edge), the post-order, each node's reverse post-order number, and flags. (A pair array per stacked
+ *  node and a list grown by `push` per node were most of what a tree allocated.) */
+let STACK_NODE = new Int32Array(1024);
+let STACK_EDGE = new Int32Array(1024);
+let POST = new Int32Array(1024);
+let RPO = new Int32Array(1024);
+let FLAGS = new Uint8Array(1024);
+
+/** The scratch for a graph of `count` nodes. */
+function scratchFor(count: number): void {
+  if (RPO.length < count) {
+    const size = Math.max(count, 2 * RPO.length);
+    STACK_NODE = new Int32Array(size);
+    STACK_EDGE = new Int32Array(size);
+    POST = new Int32Array(size);
+    RPO = new Int32Array(size);
+    FLAGS = new Uint8Array(size);
+  }
+}
+
+/** Adjacency lists by node. */
+type Lists = readonly (readonly number[])[];
+
+const NO_NODES: readonly number[] = [];
+
+/** Post-order of the nodes reachable from `root` along `next` into POST; returns their count. */
+function postOrder(count: number, root: number, next: Lists): number {
+  const seen = FLAGS.fill(0, 0, count);
+  const node = STACK_NODE;
+  const edge = STACK_EDGE;
+  const post = POST;
+  let length = 0;
+  let top = 0;
+  node[0] = root;
+  edge[0] = 0;
   seen[root] = 1;
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    const succ = next(top[0]);
-    if (top[1] < succ.length) {
-      const s = succ[top[1]++]!;
+  while (top >= 0) {
+    const succ = next[node[top]!]!;
+    if (edge[top]! < succ.length) {
+      const s = succ[edge[top]!++]!;
       if (seen[s] === 0) {
         seen[s] = 1;
-        stack.push([s, 0]);
+        top++;
+        node[top] = s;
+        edge[top] = 0;
       }
     } else {
-      order.push(top[0]);
-      stack.pop();
+      post[length++] = node[top--]!;
     }
   }
-  order.reverse();
-  const rpo = new Int32Array(count).fill(-1);
-  order.forEach((n, i) => { rpo[n] = i; });
-  const idom = new Int32Array(count).fill(-1);
+  return length;
+}
+
+/** The nearest common dominator of `a` and `b` (both with one), walking up by reverse post-order number. */
+function intersect(rpo: Int32Array, idom: Int32Array, a: number, b: number): number {
+  while (a !== b) {
+    while (rpo[a]! > rpo[b]!) a = idom[a]!;
+    while (rpo[b]! > rpo[a]!) b = idom[b]!;
+  }
+  return a;
+}
+
+/** Dominator tree of a graph with nodes 0..count-1, from `root`, following `next` (predecessors `prev`). */
+function computeDomTree(count: number, root: number, next: Lists, prev: Lists): DomTree {
+  scratchFor(count);
+  // Reverse post-order from the root: POST read backward.
+  const reached = postOrder(count, root, next);
+  const post = POST;
+  const rpo = RPO.fill(-1, 0, count);
+  for (let i = 0; i < reached; i++) rpo[post[i]!] = reached - 1 - i;
+  // The tree's two columns in one buffer.
+  const columns = new Int32Array(2 * count).fill(-1);
+  const idom = columns.subarray(0, count);
+  const depth = columns.subarray(count);
   idom[root] = root;
-  const intersect = (a: number, b: number): number => {
-    while (a !== b) {
-      while (rpo[a]! > rpo[b]!) a = idom[a]!;
-      while (rpo[b]! > rpo[a]!) b = idom[b]!;
-    }
-    return a;
-  };
   let changed = true;
   while (changed) {
     changed = false;
-    for (const b of order) {
+    for (let i = reached - 1; i >= 0; i--) {
+      const b = post[i]!;
       if (b === root) continue;
       let newIdom = -1;
-      for (const p of prev(b)) {
+      const ps = prev[b]!;
+      for (let k = 0; k < ps.length; k++) {
+        const p = ps[k]!;
         if (rpo[p] === -1 || idom[p] === -1) continue;
-        newIdom = newIdom === -1 ? p : intersect(p, newIdom);
+        newIdom = newIdom === -1 ? p : intersect(rpo, idom, p, newIdom);
       }
       if (newIdom !== -1 && idom[b] !== newIdom) {
         idom[b] = newIdom;
@@ -63,9 +109,11 @@ function computeDomTree(count: number, root: number, next: (n: number) => readon
   }
   idom[root] = -1;
   // Depth for O(depth) dominance queries.
-  const depth = new Int32Array(count).fill(-1);
   depth[root] = 0;
-  for (const b of order) if (b !== root && idom[b] !== -1) depth[b] = depth[idom[b]!]! + 1;
+  for (let i = reached - 1; i >= 0; i--) {
+    const b = post[i]!;
+    if (b !== root && idom[b] !== -1) depth[b] = depth[idom[b]!]! + 1;
+  }
   return {
     idom,
     root,
@@ -78,58 +126,112 @@ function computeDomTree(count: number, root: number, next: (n: number) => readon
   };
 }
 
-/** Dominators of the CFG's blocks, rooted at the entry block 0. */
+/** Dominators of the CFG's blocks, rooted at the entry block 0. (The exit has no edges of its own here.) */
 export function dominators(cfg: Cfg): DomTree {
-  const count = cfg.blocks.length + 1;
-  return computeDomTree(
-    count,
-    0,
-    (n) => (n === cfg.exit ? [] : cfg.blocks[n]!.succs),
-    (n) => (n === cfg.exit ? [] : cfg.blocks[n]!.preds),
-  );
+  const blocks = cfg.blocks;
+  const B = blocks.length;
+  const next = new Array<readonly number[]>(B + 1);
+  const prev = new Array<readonly number[]>(B + 1);
+  for (let b = 0; b < B; b++) {
+    next[b] = blocks[b]!.succs;
+    prev[b] = blocks[b]!.preds;
+  }
+  next[B] = NO_NODES;
+  prev[B] = NO_NODES;
+  return computeDomTree(B + 1, 0, next, prev);
 }
 
 /** Post-dominators, rooted at the virtual exit. Blocks that cannot reach the
  *  exit (infinite loops) are given an edge to it, so every reachable block
- *  has an immediate post-dominator. */
+ *  has an immediate post-dominator. The reversed graph's edges are the CFG's
+ *  own lists (a block's predecessors are its successors there), but for the
+ *  exit's and those added edges. */
 export function postDominators(cfg: Cfg): DomTree {
-  const count = cfg.blocks.length + 1;
+  const blocks = cfg.blocks;
+  const B = blocks.length;
   const exit = cfg.exit;
-  const preds: number[][] = Array.from({ length: count }, () => []);
-  for (const b of cfg.blocks) for (const s of b.succs) preds[s]!.push(b.id);
-  // Which blocks reach the exit?
-  const reaches = new Uint8Array(count);
-  const work = [exit];
+  const count = B + 1;
+  // The exit's predecessors, in order of the blocks.
+  const exitPreds: number[] = [];
+  for (let b = 0; b < B; b++) if (blocks[b]!.succs.includes(exit)) exitPreds.push(b);
+  const next = new Array<readonly number[]>(count);
+  for (let b = 0; b < B; b++) next[b] = blocks[b]!.preds;
+  next[exit] = exitPreds;
+  // Which blocks reach the exit? (A search backward from it, its stack in STACK_NODE.)
+  scratchFor(count);
+  const reaches = FLAGS.fill(0, 0, count);
+  const work = STACK_NODE;
+  let top = 0;
+  work[top++] = exit;
   reaches[exit] = 1;
-  while (work.length > 0) {
-    const n = work.pop()!;
-    for (const p of preds[n]!) if (reaches[p] === 0) { reaches[p] = 1; work.push(p); }
-  }
-  const succs: number[][] = cfg.blocks.map((b) => [...b.succs]);
-  succs.push([]);
-  for (const b of cfg.blocks) {
-    if (reaches[b.id] === 0) {
-      succs[b.id]!.push(exit);
-      preds[exit]!.push(b.id);
-    }
-  }
-  return computeDomTree(count, exit, (n) => preds[n]!, (n) => succs[n]!);
-}
-
-/** For each block, the blocks whose branch decides whether it runs
- *  (Ferrante–Ottenstein–Warren control dependence). */
-export function controlDependence(cfg: Cfg, pdom: DomTree): number[][] {
-  const deps: number[][] = cfg.blocks.map(() => []);
-  for (const a of cfg.blocks) {
-    if (a.succs.length < 2) continue;
-    const stop = pdom.idom[a.id]!;
-    for (const s of a.succs) {
-      let runner = s;
-      while (runner !== stop && runner !== -1 && runner !== cfg.exit) {
-        if (!deps[runner]!.includes(a.id)) deps[runner]!.push(a.id);
-        runner = pdom.idom[runner]!;
+  while (top > 0) {
+    const ps = next[work[--top]!]!;
+    for (let k = 0; k < ps.length; k++) {
+      const p = ps[k]!;
+      if (reaches[p] === 0) {
+        reaches[p] = 1;
+        work[top++] = p;
       }
     }
   }
+  const prev = new Array<readonly number[]>(count);
+  for (let b = 0; b < B; b++) {
+    const succs = blocks[b]!.succs;
+    if (reaches[b] === 1) prev[b] = succs;
+    else {
+      prev[b] = [...succs, exit];
+      exitPreds.push(b);
+    }
+  }
+  prev[exit] = NO_NODES;
+  return computeDomTree(count, exit, next, prev);
+}
+
+/** Scratch for control dependence: per block, its dependences counted (then the next free slot), and the
+ *  last branch block that added one (a block reached twice from one branch is added once). */
+let DEP_COUNT = new Int32Array(1024);
+let DEP_LAST = new Int32Array(1024);
+
+/** For each block, the blocks whose branch decides whether it runs
+ *  (Ferrante–Ottenstein–Warren control dependence). Each list is made at its size: counted in a first walk,
+ *  filled in a second (lists grown by `push` from empty each held room for 17). */
+export function controlDependence(cfg: Cfg, pdom: DomTree): number[][] {
+  const blocks = cfg.blocks;
+  const B = blocks.length;
+  if (DEP_COUNT.length < B) {
+    DEP_COUNT = new Int32Array(Math.max(B, 2 * DEP_COUNT.length));
+    DEP_LAST = new Int32Array(DEP_COUNT.length);
+  }
+  const counts = DEP_COUNT.fill(0, 0, B);
+  dependenceWalk(cfg, pdom.idom, undefined);
+  const deps: number[][] = new Array<number[]>(B);
+  for (let b = 0; b < B; b++) deps[b] = counts[b] === 0 ? [] : new Array<number>(counts[b]!);
+  counts.fill(0, 0, B);
+  dependenceWalk(cfg, pdom.idom, deps);
   return deps;
+}
+
+/** Each (dependent block, branch block) pair in order of the branch blocks, then of their successors, then
+ *  up the post-dominator tree: counted in DEP_COUNT, and when `deps` is given written at DEP_COUNT's slot. */
+function dependenceWalk(cfg: Cfg, idom: Int32Array, deps: number[][] | undefined): void {
+  const blocks = cfg.blocks;
+  const exit = cfg.exit;
+  const counts = DEP_COUNT;
+  const last = DEP_LAST.fill(-1, 0, blocks.length);
+  for (let a = 0; a < blocks.length; a++) {
+    const succs = blocks[a]!.succs;
+    if (succs.length < 2) continue;
+    const stop = idom[a]!;
+    for (let k = 0; k < succs.length; k++) {
+      let runner = succs[k]!;
+      while (runner !== stop && runner !== -1 && runner !== exit) {
+        if (last[runner] !== a) {
+          last[runner] = a;
+          if (deps !== undefined) deps[runner]![counts[runner]!] = a;
+          counts[runner]!++;
+        }
+        runner = idom[runner]!;
+      }
+    }
+  }
 }

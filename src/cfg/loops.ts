@@ -26,73 +26,74 @@ export interface LoopForest {
   readonly irreducibleEdges: readonly (readonly [number, number])[];
 }
 
+/** Scratch kept from function to function (no forest keeps any of it): the DFS stack as two columns (block,
+ *  next edge), each block's DFS state, and the loop bodies' marks, members and work list. */
+let STACK_NODE = new Int32Array(1024);
+let STACK_EDGE = new Int32Array(1024);
+let STATE = new Uint8Array(1024);
+let MARK = new Int32Array(1024);
+let MEMBERS = new Int32Array(1024);
+let WORK = new Int32Array(1024);
+
+/** The scratch for `count` nodes (the blocks and the exit). */
+function scratchFor(count: number): void {
+  if (MARK.length < count) {
+    const size = Math.max(count, 2 * MARK.length);
+    STACK_NODE = new Int32Array(size);
+    STACK_EDGE = new Int32Array(size);
+    STATE = new Uint8Array(size);
+    MARK = new Int32Array(size);
+    MEMBERS = new Int32Array(size);
+    WORK = new Int32Array(size);
+  }
+}
+
 export function findLoops(cfg: Cfg, dom: DomTree): LoopForest {
-  const bodies = new Map<number, { blocks: Set<number>; backEdges: [number, number][] }>();
+  const blocks = cfg.blocks;
+  const B = blocks.length;
+  scratchFor(B + 1);
+  // Back edges [tail, header] and retreating edges that are not, from one DFS: u → v with v on the DFS
+  // stack. (Every back edge is one: a header that dominates the tail is on every path to it, the DFS's
+  // own path included, so it is on the stack while the tail's edges are looked at.)
+  const backEdges: [number, number][] = [];
   const irreducibleEdges: [number, number][] = [];
-  // Retreating edges from a DFS: u → v with v on the DFS stack.
-  const state = new Uint8Array(cfg.blocks.length); // 0 new, 1 on stack, 2 done
-  const stack: [number, number][] = cfg.blocks.length > 0 ? [[0, 0]] : [];
-  if (stack.length > 0) state[0] = 1;
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    const succs = cfg.blocks[top[0]]!.succs;
-    if (top[1] < succs.length) {
-      const s = succs[top[1]++]!;
-      if (s === cfg.exit) continue;
-      if (state[s] === 0) {
-        state[s] = 1;
-        stack.push([s, 0]);
-      } else if (state[s] === 1) {
-        if (dom.dominates(s, top[0])) {
-          const body = bodies.get(s) ?? { blocks: new Set([s]), backEdges: [] };
-          body.backEdges.push([top[0], s]);
-          bodies.set(s, body);
-        } else {
-          irreducibleEdges.push([top[0], s]);
+  if (B > 0) {
+    const state = STATE.fill(0, 0, B); // 0 new, 1 on stack, 2 done
+    const node = STACK_NODE;
+    const edge = STACK_EDGE;
+    let top = 0;
+    node[0] = 0;
+    edge[0] = 0;
+    state[0] = 1;
+    while (top >= 0) {
+      const u = node[top]!;
+      const succs = blocks[u]!.succs;
+      if (edge[top]! < succs.length) {
+        const s = succs[edge[top]!++]!;
+        if (s === cfg.exit) continue;
+        if (state[s] === 0) {
+          state[s] = 1;
+          top++;
+          node[top] = s;
+          edge[top] = 0;
+        } else if (state[s] === 1) {
+          if (dom.dominates(s, u)) backEdges.push([u, s]);
+          else irreducibleEdges.push([u, s]);
         }
-      }
-    } else {
-      state[top[0]] = 2;
-      stack.pop();
-    }
-  }
-  // Back edges to a block already finished in the DFS are also back edges
-  // when the target dominates the source (a loop entered twice in the DFS).
-  for (const b of cfg.blocks) {
-    for (const s of b.succs) {
-      if (s === cfg.exit || !b.reachable) continue;
-      if (dom.dominates(s, b.id)) {
-        const body = bodies.get(s) ?? { blocks: new Set([s]), backEdges: [] };
-        if (!body.backEdges.some(([t]) => t === b.id)) body.backEdges.push([b.id, s]);
-        bodies.set(s, body);
+      } else {
+        state[u] = 2;
+        top--;
       }
     }
   }
-  const loops: Loop[] = [];
-  for (const [header, body] of [...bodies].sort((a, b) => a[0] - b[0])) {
-    const work = body.backEdges.map(([t]) => t).filter((t) => t !== header);
-    for (const t of work) body.blocks.add(t);
-    while (work.length > 0) {
-      const n = work.pop()!;
-      for (const p of cfg.blocks[n]!.preds) {
-        if (!body.blocks.has(p) && cfg.blocks[p]!.reachable) {
-          body.blocks.add(p);
-          work.push(p);
-        }
-      }
-    }
-    const blocks = [...body.blocks].sort((a, b) => a - b);
-    const exits: [number, number][] = [];
-    for (const b of blocks) for (const s of cfg.blocks[b]!.succs) if (!body.blocks.has(s)) exits.push([b, s]);
-    loops.push({ header, blocks, backEdges: body.backEdges.sort((a, b) => a[0] - b[0]), exits, parent: -1, depth: 1 });
-  }
+  const loops = loopBodies(cfg, backEdges);
   // Nesting: the parent is the smallest strictly larger loop containing the header.
   const bySize = loops.map((_l, i) => i).sort((a, b) => loops[a]!.blocks.length - loops[b]!.blocks.length);
   for (const i of bySize) {
     const inner = loops[i]!;
     for (const j of bySize) {
       const outer = loops[j]!;
-      if (j !== i && outer.blocks.length > inner.blocks.length && outer.blocks.includes(inner.header)) {
+      if (j !== i && outer.blocks.length > inner.blocks.length && holdsSorted(outer.blocks, inner.header)) {
         inner.parent = j;
         break;
       }
@@ -103,8 +104,79 @@ export function findLoops(cfg: Cfg, dom: DomTree): LoopForest {
     for (let p = l.parent; p !== -1; p = loops[p]!.parent) d++;
     l.depth = d;
   }
-  const loopOf = new Int32Array(cfg.blocks.length).fill(-1);
-  for (const i of bySize.slice().reverse()) for (const b of loops[i]!.blocks) loopOf[b] = i;
+  const loopOf = new Int32Array(B).fill(-1);
   // Smallest loop wins: assign outer loops first, inner ones overwrite.
+  for (let k = bySize.length - 1; k >= 0; k--) {
+    const i = bySize[k]!;
+    const body = loops[i]!.blocks;
+    for (let m = 0; m < body.length; m++) loopOf[body[m]!] = i;
+  }
   return { loops, loopOf, irreducibleEdges };
+}
+
+/** The natural loops of the back edges, one per header in the order of the headers: the header, and the
+ *  reachable blocks that reach a tail without passing it (found backward from the tails), each body marked
+ *  in MARK by its loop's number plus one. */
+function loopBodies(cfg: Cfg, backEdges: [number, number][]): Loop[] {
+  const loops: Loop[] = [];
+  if (backEdges.length === 0) return loops;
+  const blocks = cfg.blocks;
+  // By header, then tail (a block has one edge to a header).
+  backEdges.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  const mark = MARK.fill(0, 0, blocks.length + 1);
+  const members = MEMBERS;
+  const work = WORK;
+  for (let first = 0; first < backEdges.length;) {
+    const header = backEdges[first]![1];
+    let end = first + 1;
+    while (end < backEdges.length && backEdges[end]![1] === header) end++;
+    const stamp = loops.length + 1;
+    mark[header] = stamp;
+    members[0] = header;
+    let count = 1;
+    let top = 0;
+    for (let k = first; k < end; k++) {
+      const t = backEdges[k]![0];
+      if (t === header) continue;
+      mark[t] = stamp;
+      members[count++] = t;
+      work[top++] = t;
+    }
+    while (top > 0) {
+      const preds = blocks[work[--top]!]!.preds;
+      for (let k = 0; k < preds.length; k++) {
+        const p = preds[k]!;
+        if (mark[p] !== stamp && blocks[p]!.reachable) {
+          mark[p] = stamp;
+          members[count++] = p;
+          work[top++] = p;
+        }
+      }
+    }
+    members.subarray(0, count).sort();
+    const body = new Array<number>(count);
+    for (let k = 0; k < count; k++) body[k] = members[k]!;
+    const exits: [number, number][] = [];
+    for (let k = 0; k < count; k++) {
+      const succs = blocks[body[k]!]!.succs;
+      for (let m = 0; m < succs.length; m++) if (mark[succs[m]!] !== stamp) exits.push([body[k]!, succs[m]!]);
+    }
+    loops.push({ header, blocks: body, backEdges: backEdges.slice(first, end), exits, parent: -1, depth: 1 });
+    first = end;
+  }
+  return loops;
+}
+
+/** Whether ascending `list` holds `x` (binary search). */
+function holdsSorted(list: readonly number[], x: number): boolean {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = list[mid]!;
+    if (v === x) return true;
+    if (v < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }

@@ -86,16 +86,31 @@ const has = (bits: Uint32Array, base: number, k: number): boolean => k >= 0 && (
 
 /** Scratch kept from function to function (the compute's own; the queries' state is per function). */
 let KILLED_IN = new Int32Array(1024);
+let EXPOSED_IN = new Int32Array(1024);
 let LIVE = new Uint8Array(1024);
 const GLOBALS = new IntBuffer();
+/** Each block's reads before any write there and whole writes, as (block, register) pairs in two columns. */
+const EXPOSED = new IntBuffer();
+const KILLS = new IntBuffer();
+/** The blocks' use and def bit sets, and the exit's boundary set. */
+let SETS = new Uint32Array(1024);
+let BOUNDARY = new Uint32Array(64);
 
-/** `KILLED_IN` and `LIVE` for `R` registers: -1 and 0 throughout. */
+/** `KILLED_IN`, `EXPOSED_IN` and `LIVE` for `R` registers: -1, -1 and 0 throughout. */
 function scratchFor(R: number): void {
   if (KILLED_IN.length < R) {
     KILLED_IN = new Int32Array(Math.max(R, 2 * KILLED_IN.length));
+    EXPOSED_IN = new Int32Array(KILLED_IN.length);
     LIVE = new Uint8Array(KILLED_IN.length);
   }
   KILLED_IN.fill(-1, 0, R);
+  EXPOSED_IN.fill(-1, 0, R);
+}
+
+/** SETS cleared for `size` words, grown when needed. */
+function setsFor(size: number): Uint32Array {
+  if (SETS.length < size) SETS = new Uint32Array(Math.max(size, 2 * SETS.length));
+  return SETS.fill(0, 0, size);
 }
 
 /** A mutable pressure peak: the count, the instruction, and 1 for "after" (0: before). */
@@ -127,19 +142,35 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   }
   scratchFor(R);
   const killedIn = KILLED_IN;
+  const exposedIn = EXPOSED_IN;
+  const exposed = EXPOSED.reset();
+  const kills = KILLS.reset();
   const blocks = cfg.blocks;
   const B = blocks.length;
+  // One walk forward: a read before any whole write in its block is upward-exposed there (its register is
+  // global), and each block's whole writes; kept as pairs, made bits once the globals are all numbered.
   for (let b = 0; b < B; b++) {
     const block = blocks[b]!;
     for (let i = block.start; i < block.end; i++) {
       for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
         const r = useReg[s]!;
-        if (killedIn[r] !== b && compact[r] === -1) {
+        if (killedIn[r] === b || exposedIn[r] === b) continue;
+        exposedIn[r] = b;
+        exposed.push(b);
+        exposed.push(r);
+        if (compact[r] === -1) {
           compact[r] = globals.length;
           globals.push(r);
         }
       }
-      for (let s = defStart[i]!; s < defStart[i + 1]!; s++) if (defKills[s] === 1) killedIn[defReg[s]!] = b;
+      for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
+        const r = defReg[s]!;
+        if (defKills[s] === 1 && killedIn[r] !== b) {
+          killedIn[r] = b;
+          kills.push(b);
+          kills.push(r);
+        }
+      }
     }
   }
   const globalRegisters = globals.take();
@@ -149,31 +180,17 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
     throw new AnalysisBudgetExceeded('liveness', `${G.toLocaleString('en-US')} registers × ${B.toLocaleString('en-US')} blocks in ${fn.name}`);
   }
 
-  // Each block's effect as use/def sets (reads before any write in the
-  // block; whole writes), so a solver visit costs the set size, not the
-  // block's length: in = use | (out & ~def). (Both in one buffer.)
-  const sets = new Uint32Array(2 * B * words);
+  // Each block's effect as use/def sets (reads before any write in the block; whole writes of global
+  // registers), so a solver visit costs the set size, not the block's length: in = use | (out & ~def).
+  // (Both in one scratch buffer; the solver keeps neither.)
+  const sets = setsFor(2 * B * words);
   const useSet = sets.subarray(0, B * words);
-  const defSet = sets.subarray(B * words);
-  for (let b = 0; b < B; b++) {
-    const block = blocks[b]!;
-    const base = b * words;
-    for (let i = block.end - 1; i >= block.start; i--) {
-      for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
-        if (defKills[s] === 0) continue;
-        const k = compact[defReg[s]!]!;
-        if (k === -1) continue;
-        defSet[base + (k >>> 5)]! |= 1 << (k & 31);
-        useSet[base + (k >>> 5)]! &= ~(1 << (k & 31));
-      }
-      for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
-        const k = compact[useReg[s]!]!;
-        if (k !== -1) useSet[base + (k >>> 5)]! |= 1 << (k & 31);
-      }
-    }
-  }
+  const defSet = sets.subarray(B * words, 2 * B * words);
+  setBits(useSet, exposed, compact, words);
+  setBits(defSet, kills, compact, words);
   // The returned registers are live at the exit.
-  const boundary = new Uint32Array(words);
+  if (BOUNDARY.length < words) BOUNDARY = new Uint32Array(Math.max(words, 2 * BOUNDARY.length));
+  const boundary = BOUNDARY.fill(0, 0, words).subarray(0, words);
   for (const r of returned) {
     const k = compact[r]!;
     boundary[k >>> 5]! |= 1 << (k & 31);
@@ -197,6 +214,15 @@ function computeLiveness(ctx: AnalysisContext, fn: FunctionModel): Liveness {
   return livenessFacts(fn, t, cfg, compact, globalRegisters, words, liveInFlat, liveOutFlat, {
     registersBefore, slotsBefore, predicatesBefore, peak, visits: solved.visits,
   });
+}
+
+/** The bit of each (block, register) pair whose register is global, in sets of `words` words per block. */
+function setBits(sets: Uint32Array, pairs: IntBuffer, compact: Int32Array, words: number): void {
+  const data = pairs.data;
+  for (let p = 0; p < pairs.length; p += 2) {
+    const k = compact[data[p + 1]!]!;
+    if (k !== -1) sets[data[p]! * words + (k >>> 5)]! |= 1 << (k & 31);
+  }
 }
 
 /** Peaks of (registers, slots, predicates), each as count, instruction, after: 9 numbers. */
@@ -321,12 +347,15 @@ function livenessFacts(
   const liveOutOf = (b: number): Uint32Array => liveOutFlat.subarray(b * words, (b + 1) * words);
   // Live-at queries: walk a block backward over a dense per-register flag
   // array, starting from its live-out.
+  // (The registers flagged so far are touched's first `touchedCount`: setting a list's length to 0 drops
+  // its storage, and the next push made room for 17 again, per query.)
   let live: Uint8Array | undefined;
   const touched: number[] = [];
+  let touchedCount = 0;
   const startWalk = (block: number): Uint8Array => {
     live ??= new Uint8Array(t.registerCount);
-    for (const r of touched) live[r] = 0;
-    touched.length = 0;
+    for (let k = 0; k < touchedCount; k++) live[touched[k]!] = 0;
+    touchedCount = 0;
     const base = block * words;
     for (let w = 0; w < words; w++) {
       let x = liveOutFlat[base + w]!;
@@ -334,20 +363,32 @@ function livenessFacts(
         const low = x & -x;
         const r = globalRegisters[w * 32 + 31 - Math.clz32(low)]!;
         live[r] = 1;
-        touched.push(r);
+        touched[touchedCount++] = r;
         x ^= low;
       }
     }
     return live;
   };
-  const liveList = (flags: Uint8Array): number[] => [...new Set(touched)].filter((r) => flags[r] === 1).sort((a, b) => a - b);
+  /** The touched registers flagged live, once each (flagged 2 while listed), ascending. */
+  const liveList = (flags: Uint8Array): number[] => {
+    const out: number[] = [];
+    for (let k = 0; k < touchedCount; k++) {
+      const r = touched[k]!;
+      if (flags[r] === 1) {
+        flags[r] = 2;
+        out.push(r);
+      }
+    }
+    for (const r of out) flags[r] = 1;
+    return out.sort((a, b) => a - b);
+  };
   const walkBack = (flags: Uint8Array, i: number): void => {
     for (let s = defStart[i]!; s < defStart[i + 1]!; s++) if (defKills[s] === 1) flags[defReg[s]!] = 0;
     for (let s = useStart[i]!; s < useStart[i + 1]!; s++) {
       const r = useReg[s]!;
       if (flags[r] === 0) {
         flags[r] = 1;
-        touched.push(r);
+        touched[touchedCount++] = r;
       }
     }
   };
