@@ -151,7 +151,10 @@ function meetView(i: Iv, w: number, signed: boolean, cLo: number, cHi: number): 
       outHi = Math.max(outHi, h);
     }
   }
-  return outLo > outHi ? null : mk(outLo, outHi);
+  if (outLo > outHi) return null;
+  // `i` itself where the condition leaves it whole (the bounds are finite: mk would make the same interval):
+  // no interval made per edge and guard that refines nothing, and the state keeps its entry (see `changed`).
+  return outLo === i.lo && outHi === i.hi ? i : mk(outLo, outHi);
 }
 
 function hull(a: Iv, b: Iv): Iv {
@@ -1286,6 +1289,9 @@ class RangeEngine {
     if (vec === undefined) return UNREACHED;
     const out = this.runBlock(block, vec);
     const edges = this.lastEdges;
+    // The block's last output where this visit made the same state and edges (a revisit that changed nothing).
+    const last = this.outs[block.id];
+    if (last !== undefined && last.vec === out && last.edges === edges) return last;
     return edges === undefined ? { tag: 'out', from: block.id, vec: out } : { tag: 'out', from: block.id, vec: out, edges };
   }
 
