@@ -151,7 +151,10 @@ function meetView(i: Iv, w: number, signed: boolean, cLo: number, cHi: number): 
       outHi = Math.max(outHi, h);
     }
   }
-  return outLo > outHi ? null : mk(outLo, outHi);
+  if (outLo > outHi) return null;
+  // `i` itself where the condition leaves it whole (the bounds are finite: mk would make the same interval):
+  // no interval made per edge and guard that refines nothing, and the state keeps its entry (see `changed`).
+  return outLo === i.lo && outHi === i.hi ? i : mk(outLo, outHi);
 }
 
 function hull(a: Iv, b: Iv): Iv {
@@ -223,23 +226,19 @@ function bmsk(a: number, b: number, clamp: boolean): number {
 
 // ================================================================ comparisons
 
-type Cmp = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge';
+/** A comparison by its code (numbers: they key the tables below and pack into a condition's Int32Array
+ *  entry, see CondTable). */
+type Cmp = number;
+const EQ = 0;
+const NE = 1;
+const LT = 2;
+const LE = 3;
+const GT = 4;
+const GE = 5;
 
-const NEGATE: Readonly<Record<Cmp, Cmp>> = { eq: 'ne', ne: 'eq', lt: 'ge', ge: 'lt', le: 'gt', gt: 'le' };
-const SWAP: Readonly<Record<Cmp, Cmp>> = { eq: 'eq', ne: 'ne', lt: 'gt', gt: 'lt', le: 'ge', ge: 'le' };
-
-/** What a setp writes into predicate `pred` (a register id): `reg cmp rhs` read signed/unsigned at width w,
- *  rhs the register `rhsReg`, else the constant `value`. (One flat object: the right side as an object of its
- *  own, and a pair per predicate, were three objects more per setp.) */
-interface Cond {
-  readonly pred: number;
-  readonly reg: RegisterSymbol;
-  readonly cmp: Cmp;
-  readonly signed: boolean;
-  readonly w: number;
-  readonly rhsReg: RegisterSymbol | undefined;
-  readonly value: number;
-}
+/** By code: the comparison that holds when it does not (NEGATE), and with its sides swapped (SWAP). */
+const NEGATE: readonly Cmp[] = [NE, EQ, GE, GT, LE, LT];
+const SWAP: readonly Cmp[] = [EQ, NE, GT, GE, LT, LE];
 
 /** The conditions on a block's out-edges (`@%p bra`): on the edge to `to0`, `idx cmp0 rhs`, on the one to
  *  `to1`, `idx cmp1 rhs` (-1: the exit, no condition); registers by their state index, rhs the entry `rhsIdx`,
@@ -265,12 +264,12 @@ const NO_CONSTRAINT: Interval = { lo: -Infinity, hi: Infinity };
 function refine(x: Iv, xv: Interval, cmp: Cmp, r: Interval, w: number, signed: boolean): Iv | null {
   const d = domain(w, signed);
   switch (cmp) {
-    case 'lt': return meetView(x, w, signed, d.lo, r.hi - 1);
-    case 'le': return meetView(x, w, signed, d.lo, r.hi);
-    case 'gt': return meetView(x, w, signed, r.lo + 1, d.hi);
-    case 'ge': return meetView(x, w, signed, r.lo, d.hi);
-    case 'eq': return meetView(x, w, signed, r.lo, r.hi);
-    case 'ne':
+    case LT: return meetView(x, w, signed, d.lo, r.hi - 1);
+    case LE: return meetView(x, w, signed, d.lo, r.hi);
+    case GT: return meetView(x, w, signed, r.lo + 1, d.hi);
+    case GE: return meetView(x, w, signed, r.lo, d.hi);
+    case EQ: return meetView(x, w, signed, r.lo, r.hi);
+    default:
       if (r.lo !== r.hi) return NO_CONSTRAINT;
       if (xv.lo === r.lo) return meetView(x, w, signed, r.lo + 1, d.hi);
       if (xv.hi === r.lo) return meetView(x, w, signed, d.lo, r.lo - 1);
@@ -299,7 +298,7 @@ function applyCond(cmp: Cmp, signed: boolean, w: number, lhs: Iv, rhs: Iv, rhsIs
     out.lhs = l;
   }
   if (rhsIsReg) {
-    const r = refine(rhs, rv, SWAP[cmp], lv, w, signed);
+    const r = refine(rhs, rv, SWAP[cmp]!, lv, w, signed);
     if (r === null) return false;
     if (r !== NO_CONSTRAINT) {
       out.rhsSet = true;
@@ -310,6 +309,27 @@ function applyCond(cmp: Cmp, signed: boolean, w: number, lhs: Iv, rhs: Iv, rhsIs
 }
 
 // ================================================================ the analysis
+
+/** Sorts numbers ascending in place: by insertion while the list is short (most are a few constants ±1),
+ *  else through a typed array. (`sort` with a comparator copies the list into a work array per call: 2 MB of a
+ *  pass over scan_reduce.ptx.) */
+function sortNumbers(list: number[]): void {
+  const n = list.length;
+  if (n > 48) {
+    const sorted = Float64Array.from(list).sort();
+    for (let j = 0; j < n; j++) list[j] = sorted[j]!;
+    return;
+  }
+  for (let k = 1; k < n; k++) {
+    const x = list[k]!;
+    let j = k - 1;
+    while (j >= 0 && list[j]! > x) {
+      list[j + 1] = list[j]!;
+      j--;
+    }
+    list[j + 1] = x;
+  }
+}
 
 /** Whether `v` is not the range entry k of `vec` already holds (as the same or an equal interval). A state
  *  keeps its old interval for an equal one: a loop's later rounds mostly recompute equal ranges, and an entry
@@ -342,28 +362,17 @@ function defNamed(code: CompiledFunction, c: CompiledIns, name: string): Registe
 type RangeFact = Fact<Interval, Edges>;
 type RangeOut = BlockOut<Interval, Edges>;
 
-/** joinFacts for the solver's fold over a block's predecessors, which joins its facts so far (`a`) with one
- *  predecessor's output (`b`, never a list: transfer, widen and the boundary make outputs or UNREACHED):
- *  a list `a` is then one this join made for the fold, and takes `b` in place. (joinFacts copies both
- *  sides into a new list per predecessor, and a list per single output.) */
-function joinOutputs(a: RangeFact, b: RangeFact): RangeFact {
-  if (a.tag === 'bottom') return b;
-  if (b.tag === 'bottom') return a;
-  if (b.tag !== 'out') return { tag: 'parts', parts: [...(a.tag === 'out' ? [a] : a.parts), ...b.parts] };
-  if (a.tag === 'out') return { tag: 'parts', parts: [a, b] };
-  (a.parts as RangeOut[]).push(b);
-  return a;
-}
-
 /** Hardware limits (not block-size assumptions). */
 const SREG_RANGES: Readonly<Record<string, Interval>> = {
   '%laneid': { lo: 0, hi: 31 }, '%ctaid.x': { lo: 0, hi: 2 ** 31 - 2 }, '%ctaid.y': { lo: 0, hi: 65534 }, '%ctaid.z': { lo: 0, hi: 65534 },
   '%nctaid.x': { lo: 1, hi: 2 ** 31 - 1 }, '%nctaid.y': { lo: 1, hi: 65535 }, '%nctaid.z': { lo: 1, hi: 65535 }, WARP_SZ: { lo: 32, hi: 32 },
 };
 
-const CMPS: ReadonlyMap<string, { cmp: Cmp; unsigned?: boolean }> = new Map([
-  ['.eq', { cmp: 'eq' }], ['.ne', { cmp: 'ne' }], ['.lt', { cmp: 'lt' }], ['.le', { cmp: 'le' }], ['.gt', { cmp: 'gt' }], ['.ge', { cmp: 'ge' }],
-  ['.lo', { cmp: 'lt', unsigned: true }], ['.ls', { cmp: 'le', unsigned: true }], ['.hi', { cmp: 'gt', unsigned: true }], ['.hs', { cmp: 'ge', unsigned: true }],
+/** A setp's comparison modifier: its comparison, plus UNSIGNED_CMP where it reads the operands unsigned. */
+const UNSIGNED_CMP = 8;
+const CMPS: ReadonlyMap<string, number> = new Map([
+  ['.eq', EQ], ['.ne', NE], ['.lt', LT], ['.le', LE], ['.gt', GT], ['.ge', GE],
+  ['.lo', LT | UNSIGNED_CMP], ['.ls', LE | UNSIGNED_CMP], ['.hi', GT | UNSIGNED_CMP], ['.hs', GE | UNSIGNED_CMP],
 ]);
 
 /** The block walk's scratch, per register id and per instruction or block, shared by the engines: one runs at
@@ -378,15 +387,33 @@ class Scratch {
   stamp = new Int32Array(0);
   local: Iv[] = [];
   gen = 0;
-  setpCache: (SetpConds | undefined)[] = [];
+  /** Per instruction: where its setp conditions start in the columns below (-1: not computed yet, see
+   *  RangeEngine.conds), and how many (`condN`). */
+  condAt = new Int32Array(0);
+  condN = new Uint8Array(0);
+  /** The conditions setps write, one per predicate, as columns (a condition is an index): into predicate
+   *  `condPred` (a register id) `reg cmp rhs`, read signed/unsigned at width w, with reg `condReg`, rhs the
+   *  register `condRhs` (an id), else (-1) the constant `condValue`; `condKey` packs cmp | signed << 3 |
+   *  w << 4. (An object per condition and a list per setp, made per engine, were 3.4 MB of a pass over
+   *  scan_reduce.ptx.) The first `nCond` hold the current engine's. */
+  condPred = new Int32Array(0);
+  condReg = new Int32Array(0);
+  condRhs = new Int32Array(0);
+  condKey = new Int32Array(0);
+  condValue = new Float64Array(0);
+  nCond = 0;
   edgeCache: (Edges | null | undefined)[] = [];
+  /** Per block: its output as the solver last received it (see RangeEngine.outs). */
+  outs: (RangeOut | undefined)[] = [];
+  /** See RangeEngine.growths; cleared by the engine once its walk is done. */
+  readonly growths = new Map<number, number>();
   /** Sort keys of the entries a block walk sets (see RangeEngine.sortSets). */
   keys = new Float64Array(64);
   readonly sortVals: Iv[] = [];
   /** The engine's lists of the block walk (see RangeEngine), counted there. */
   readonly touched: number[] = [];
   readonly condPreds: number[] = [];
-  readonly condVals: Cond[] = [];
+  readonly condIds: number[] = [];
   readonly setIdx: number[] = [];
   readonly setVal: Iv[] = [];
 
@@ -405,24 +432,64 @@ class Scratch {
       this.stamp.fill(-1);
       this.gen = 0;
     }
+    if (this.condAt.length < instructions) {
+      this.condAt = new Int32Array(Math.max(instructions, 2 * this.condAt.length));
+      this.condN = new Uint8Array(this.condAt.length);
+    }
+    this.condAt.fill(-1, 0, instructions);
+    this.nCond = 0;
+    this.growths.clear();
     // (Made at full length: growing a small array to a large index makes it a slow dictionary.)
-    if (this.setpCache.length < instructions) this.setpCache = new Array<SetpConds | undefined>(Math.max(instructions, 2 * this.setpCache.length)).fill(undefined);
-    else this.setpCache.fill(undefined, 0, instructions);
-    if (this.edgeCache.length < blocks) this.edgeCache = new Array<Edges | null | undefined>(Math.max(blocks, 2 * this.edgeCache.length)).fill(undefined);
-    else this.edgeCache.fill(undefined, 0, blocks);
+    if (this.edgeCache.length < blocks) {
+      const size = Math.max(blocks, 2 * this.edgeCache.length);
+      this.edgeCache = new Array<Edges | null | undefined>(size).fill(undefined);
+      this.outs = new Array<RangeOut | undefined>(size).fill(undefined);
+    } else {
+      this.edgeCache.fill(undefined, 0, blocks);
+    }
     return this;
+  }
+
+  /** A new condition's index, the columns grown to hold it. */
+  addCond(pred: number, reg: number, key: number, rhs: number, value: number): number {
+    const j = this.nCond++;
+    if (j >= this.condPred.length) {
+      const size = Math.max(64, 2 * this.condPred.length);
+      this.condPred = grownInt(this.condPred, size);
+      this.condReg = grownInt(this.condReg, size);
+      this.condRhs = grownInt(this.condRhs, size);
+      this.condKey = grownInt(this.condKey, size);
+      const values = new Float64Array(size);
+      values.set(this.condValue);
+      this.condValue = values;
+    }
+    this.condPred[j] = pred;
+    this.condReg[j] = reg;
+    this.condKey[j] = key;
+    this.condRhs[j] = rhs;
+    this.condValue[j] = value;
+    return j;
   }
 }
 
+function grownInt(a: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(size);
+  b.set(a);
+  return b;
+}
+
+/** A condition's comparison, signedness and width, from its `condKey`. */
+const keyCmp = (key: number): Cmp => key & 7;
+const keySigned = (key: number): boolean => (key & 8) !== 0;
+const keyWidth = (key: number): number => key >> 4;
+
 const SCRATCH = new Scratch();
+
+/** An engine's `growths` outside its walk. */
+const NO_GROWTHS = new Map<number, number>();
 
 /** A register's width not read yet. */
 const WIDTH_UNSET = 255;
-
-/** The conditions a setp writes, one per predicate. */
-type SetpConds = readonly Cond[];
-
-const NO_CONDS: SetpConds = [];
 
 class RangeEngine {
   readonly cfg: Cfg;
@@ -434,12 +501,11 @@ class RangeEngine {
   readonly headers: Uint8Array;
   /** Per state entry: the constants a setp compares that register with (±1), sorted. */
   private thresholdLists: (readonly number[] | undefined)[] | undefined;
-  /** How often a (block, state entry) grew when widened: thresholds first, then infinity. */
-  private readonly growths = new Map<number, number>();
+  /** How often a (block, state entry) grew when widened: thresholds first, then infinity. SCRATCH's, from
+   *  `run`. */
+  private growths = NO_GROWTHS;
   /** The walk's scratch (see Scratch), SCRATCH's arrays from `run` on. */
   private readonly scratch = SCRATCH;
-  /** The conditions each setp establishes (they depend on the instruction only). */
-  private setpCache: (SetpConds | undefined)[] = [];
   /** Each block's out-edge conditions when they do not depend on the state (null: none). */
   private edgeCache: (Edges | null | undefined)[] = [];
   private widths = new Uint8Array(0);
@@ -451,9 +517,10 @@ class RangeEngine {
    *  lists of this walk, like SCRATCH's arrays, are shared by the engines.) */
   private readonly touched = SCRATCH.touched;
   private nTouched = 0;
-  /** Predicates set by a setp earlier in the block, and what they mean (the first `nConds`). */
+  /** Predicates set by a setp earlier in the block, and what they mean (conditions by index; the first
+   *  `nConds`). */
   private readonly condPreds = SCRATCH.condPreds;
-  private readonly condVals = SCRATCH.condVals;
+  private readonly condIds = SCRATCH.condIds;
   private nConds = 0;
   /** Guard refinement of the instruction being run: at most two registers (`ovLhs`, then `ovRhs`,
    *  which wins when they are one), -1 when none. */
@@ -466,8 +533,12 @@ class RangeEngine {
   private readonly setVal = SCRATCH.setVal;
   /** The out-edge conditions of the block `runBlock` ran last. */
   private lastEdges: Edges | undefined;
-  /** Per instruction (from `offsets`): intervals of its uses, then of its defs, aligned with CompiledIns. */
-  readonly records: Iv[];
+  /** Per instruction (from `offsets`): the intervals of its uses, then of its defs, aligned with CompiledIns,
+   *  as pairs of bounds (slot s at 2s, 2s + 1; unknown as [-∞, ∞]). (Bounds, not intervals: an array of
+   *  pointers per function and the intervals only it held were 5 MB of what the facts of scan_reduce.ptx
+   *  kept on the heap, copied by each scavenge they lived through, and every record written into the array,
+   *  once old, was a write barrier's slow path.) */
+  readonly bounds: Float64Array;
   /** Instructions recorded (reachable). */
   readonly reached: Uint8Array;
   /** Per block with several predecessors (a join point): its start state, as its last visit merged it (at the
@@ -480,7 +551,7 @@ class RangeEngine {
     this.live = this.code.live;
     this.empty = pvEmpty<Interval>(this.live.regs.length);
     this.input = this.empty;
-    this.records = new Array<Iv>(this.code.offsets[fn.instructions.length]!);
+    this.bounds = new Float64Array(2 * this.code.offsets[fn.instructions.length]!);
     this.reached = new Uint8Array(fn.instructions.length);
     const bounds = blockBounds(ctx, fn);
     this.block = bounds?.dims;
@@ -508,19 +579,19 @@ class RangeEngine {
     for (let i = 0; i < ins.length; i++) {
       const c = ins[i]!;
       if (c.opcode !== 'setp') continue;
-      const conds = this.conds(c);
-      for (let j = 0; j < conds.length; j++) {
-        const cond = conds[j]!;
-        const k = this.live.index[cond.reg.id]!;
-        if (k < 0 || cond.rhsReg !== undefined) continue;
-        const v = cond.value;
+      const first = this.conds(c);
+      const s = this.scratch;
+      for (let j = first; j < first + s.condN[c.index]!; j++) {
+        const k = this.live.index[s.condReg[j]!]!;
+        if (k < 0 || s.condRhs[j]! >= 0) continue;
+        const v = s.condValue[j]!;
         (lists[k] ??= []).push(v - 1, v + 0, v + 1); // (+ 0: no -0, as the set this was made with)
       }
     }
     for (let k = 0; k < lists.length; k++) {
       const list = lists[k];
       if (list === undefined) continue;
-      list.sort((x, y) => x - y);
+      sortNumbers(list);
       let n = 0;
       for (let j = 0; j < list.length; j++) if (n === 0 || list[j] !== list[n - 1]) list[n++] = list[j]!;
       list.length = n;
@@ -543,10 +614,15 @@ class RangeEngine {
   // ------------------------------------------------------------ the block walk
 
   private get(r: RegisterSymbol): Iv {
-    if (this.ovRhs === r.id) return this.ovRhsV;
-    if (this.ovLhs === r.id) return this.ovLhsV;
-    if (this.stamp[r.id] === this.scratch.gen) return this.local[r.id];
-    const k = this.live.index[r.id]!;
+    return this.getId(r.id);
+  }
+
+  /** The range of the register with id `id`. */
+  private getId(id: number): Iv {
+    if (this.ovRhs === id) return this.ovRhsV;
+    if (this.ovLhs === id) return this.ovLhsV;
+    if (this.stamp[id] === this.scratch.gen) return this.local[id];
+    const k = this.live.index[id]!;
     return k >= 0 ? this.inputAt(k) : undefined;
   }
 
@@ -565,13 +641,15 @@ class RangeEngine {
   /** Drops the conditions that writing `r` makes stale (in place, keeping the others' order). */
   private forgetConds(r: RegisterSymbol): void {
     const preds = this.condPreds;
-    const vals = this.condVals;
+    const ids = this.condIds;
+    const s = this.scratch;
+    const id = r.id;
     let n = 0;
     for (let k = 0; k < this.nConds; k++) {
-      const c = vals[k]!;
-      if (preds[k] === r.id || c.reg === r || c.rhsReg === r) continue;
+      const c = ids[k]!;
+      if (preds[k] === id || s.condReg[c] === id || s.condRhs[c] === id) continue;
       preds[n] = preds[k]!;
-      vals[n++] = c;
+      ids[n++] = c;
     }
     this.nConds = n;
   }
@@ -631,39 +709,42 @@ class RangeEngine {
     }
   }
 
-  private conds(c: CompiledIns): SetpConds {
-    let conds = this.setpCache[c.index];
-    if (conds === undefined) {
-      conds = this.setpConds(c);
-      this.setpCache[c.index] = conds;
+  /** The first of the conditions instruction `c` writes (see Scratch.condAt; `condN` of them, computed on
+   *  the first ask: they depend on the instruction only). */
+  private conds(c: CompiledIns): number {
+    const s = this.scratch;
+    let at = s.condAt[c.index]!;
+    if (at < 0) {
+      at = s.nCond;
+      s.condN[c.index] = this.setpConds(c);
+      s.condAt[c.index] = at;
     }
-    return conds;
+    return at;
   }
 
-  /** The condition a `setp` writes into its predicate(s). (No closures, and no list where there is none:
-   *  made once per setp and engine, they were 3 MB of a ranges pass over block_warp.ptx.) */
-  private setpConds(c: CompiledIns): SetpConds {
+  /** Adds the conditions a `setp` writes into its predicate(s) to the scratch columns; returns how many. */
+  private setpConds(c: CompiledIns): number {
     // (The syntax tree is read last and least: each node, list and operand read there is a cache miss,
     // and they made this function a tenth of the analysis's time in a profile. Float comparisons and
     // comparisons of no integer register end before it.)
-    if (c.opcode !== 'setp' || c.ty === undefined || srcOf(this.code, c, 3) !== undefined) return NO_CONDS;
+    if (c.opcode !== 'setp' || c.ty === undefined || srcOf(this.code, c, 3) !== undefined) return 0;
     const x = srcOf(this.code, c, 1);
     const y = srcOf(this.code, c, 2);
-    if (x === undefined || y === undefined) return NO_CONDS;
+    if (x === undefined || y === undefined) return 0;
     const rx = this.condReg(x);
     const ry = this.condReg(y);
-    if (rx === undefined && ry === undefined) return NO_CONDS;
-    let spec: { cmp: Cmp; unsigned?: boolean } | undefined;
+    if (rx === undefined && ry === undefined) return 0;
+    let spec: number | undefined;
     const mods = c.node.modifiers;
     for (let j = 0; j < mods.length && spec === undefined; j++) spec = CMPS.get(mods[j]!);
-    if (spec === undefined) return NO_CONDS;
+    if (spec === undefined) return 0;
     const ty = c.ty;
-    const signed = ty.signed && spec.unsigned !== true;
+    const signed = ty.signed && (spec & UNSIGNED_CMP) === 0;
     // `reg cmp rhs`: reg, cmp, rhsReg, value.
     const cx = condConst(x, ty.width, signed);
     const cy = condConst(y, ty.width, signed);
     let reg: RegisterSymbol;
-    let cmp = spec.cmp;
+    let cmp = spec & 7;
     let rhsReg: RegisterSymbol | undefined;
     let value = 0;
     if (rx !== undefined && cy !== undefined) {
@@ -671,13 +752,13 @@ class RangeEngine {
       value = cy;
     } else if (ry !== undefined && cx !== undefined) {
       reg = ry;
-      cmp = SWAP[cmp];
+      cmp = SWAP[cmp]!;
       value = cx;
     } else if (rx !== undefined && ry !== undefined) {
       reg = rx;
       rhsReg = ry;
     } else {
-      return NO_CONDS;
+      return 0;
     }
     // p, and q of `p|q` (the negation). A destination compiled to a register is a name (a pair compiles to
     // no source), and its def is the one of that name.
@@ -691,11 +772,12 @@ class RangeEngine {
       p = predDef(this.code, c, dst.kind === 'PredPair' ? dst.first : dst);
       q = dst.kind === 'PredPair' ? predDef(this.code, c, dst.second) : undefined;
     }
-    const w = ty.width;
-    const pc: Cond | undefined = p === undefined ? undefined : { pred: p.id, reg, cmp, signed, w, rhsReg, value };
-    if (q === undefined) return pc === undefined ? NO_CONDS : [pc];
-    const qc: Cond = { pred: q.id, reg, cmp: NEGATE[cmp], signed, w, rhsReg, value };
-    return pc === undefined ? [qc] : [pc, qc];
+    const key = (signed ? 8 : 0) | (ty.width << 4);
+    const rhs = rhsReg === undefined ? -1 : rhsReg.id;
+    const s = this.scratch;
+    if (p !== undefined) s.addCond(p.id, reg.id, cmp | key, rhs, value);
+    if (q !== undefined) s.addCond(q.id, reg.id, NEGATE[cmp]! | key, rhs, value);
+    return (p === undefined ? 0 : 1) + (q === undefined ? 0 : 1);
   }
 
   /** An operand's register, when an integer scalar (a comparison of it says something). */
@@ -717,22 +799,26 @@ class RangeEngine {
   }
 
   /** The condition of an instruction's guard (true when `!c.negated`), when known in this block. */
-  private guardCond(c: CompiledIns): Cond | undefined {
-    if ((c.flags & GUARDED) === 0) return undefined;
+  private guardCond(c: CompiledIns): number {
+    if ((c.flags & GUARDED) === 0) return -1;
     const id = this.code.fx.useIds[this.code.fx.useStart[c.index]!]!;
-    for (let k = 0; k < this.nConds; k++) if (this.condPreds[k] === id) return this.condVals[k];
-    return undefined;
+    for (let k = 0; k < this.nConds; k++) if (this.condPreds[k] === id) return this.condIds[k]!;
+    return -1;
   }
 
   private step(c: CompiledIns): void {
     // A guard known in this block refines what the instruction reads.
     const gc = this.guardCond(c);
     let infeasible = false;
-    if (gc !== undefined) {
-      const rhsReg = gc.rhsReg;
-      const rhs = rhsReg !== undefined ? this.get(rhsReg) : point(gc.value);
-      if (!applyCond(c.negated ? NEGATE[gc.cmp] : gc.cmp, gc.signed, gc.w, this.get(gc.reg), rhs, rhsReg !== undefined)) infeasible = true;
-      else this.overlayRefined(gc.reg.id, rhsReg?.id ?? -1);
+    if (gc >= 0) {
+      const s = this.scratch;
+      const rhsId = s.condRhs[gc]!;
+      const key = s.condKey[gc]!;
+      const lhsId = s.condReg[gc]!;
+      const rhs = rhsId >= 0 ? this.getId(rhsId) : point(s.condValue[gc]!);
+      const cmp = c.negated ? NEGATE[keyCmp(key)]! : keyCmp(key);
+      if (!applyCond(cmp, keySigned(key), keyWidth(key), this.getId(lhsId), rhs, rhsId >= 0)) infeasible = true;
+      else this.overlayRefined(lhsId, rhsId);
     }
     // Each visit overwrites the record: the last one is at the fixpoint. (Registers by id from the effect table:
     // no list of them per instruction.)
@@ -743,10 +829,9 @@ class RangeEngine {
     const nu = fx.useStart[i + 1]! - u0;
     const nd = fx.defStart[i + 1]! - d0;
     const guarded = (c.flags & GUARDED) !== 0;
-    const rec = this.records;
     const at = this.code.offsets[i]!;
     this.reached[i] = 1;
-    for (let k = 0; k < nu; k++) rec[at + k] = this.get(regs[fx.useIds[u0 + k]!]!);
+    for (let k = 0; k < nu; k++) this.record(at + k, this.get(regs[fx.useIds[u0 + k]!]!));
     if (nd > 0) {
       for (let k = 0; k < nd; k++) {
         const d = regs[fx.defIds[d0 + k]!]!;
@@ -764,15 +849,28 @@ class RangeEngine {
       }
       this.clearOverlay();
       if (c.opcode === 'setp' && !guarded) {
-        const conds = this.conds(c);
-        for (let j = 0; j < conds.length; j++) {
-          this.condPreds[this.nConds] = conds[j]!.pred;
-          this.condVals[this.nConds++] = conds[j]!;
+        const first = this.conds(c);
+        const pred = this.scratch.condPred;
+        for (let j = first; j < first + this.scratch.condN[c.index]!; j++) {
+          this.condPreds[this.nConds] = pred[j]!;
+          this.condIds[this.nConds++] = j;
         }
       }
-      for (let k = 0; k < nd; k++) rec[at + nu + k] = this.get(regs[fx.defIds[d0 + k]!]!);
+      for (let k = 0; k < nd; k++) this.record(at + nu + k, this.get(regs[fx.defIds[d0 + k]!]!));
     }
     this.clearOverlay();
+  }
+
+  /** Writes record slot `slot` (see `bounds`). */
+  private record(slot: number, v: Iv): void {
+    const b = this.bounds;
+    if (v === undefined) {
+      b[2 * slot] = -Infinity;
+      b[2 * slot + 1] = Infinity;
+    } else {
+      b[2 * slot] = v.lo;
+      b[2 * slot + 1] = v.hi;
+    }
   }
 
   /** What applyCond refined (REFINED) read in place of the registers' values: `lhs` and `rhs` by id. */
@@ -1000,17 +1098,21 @@ class RangeEngine {
     const last = this.code.ins[block.end - 1]!;
     if (last.opcode !== 'bra') return undefined;
     const cond = this.guardCond(last);
-    if (cond === undefined) return undefined;
+    if (cond < 0) return undefined;
     const truth = !last.negated;
-    const idx = this.live.index[cond.reg.id]!;
+    const s = this.scratch;
+    const idx = this.live.index[s.condReg[cond]!]!;
+    const key = s.condKey[cond]!;
+    const cmp = keyCmp(key);
+    const rhsId = s.condRhs[cond]!;
     let rhsIdx = -1;
-    let value = cond.value;
-    if (cond.rhsReg !== undefined) {
-      const k = this.live.index[cond.rhsReg.id]!;
+    let value = s.condValue[cond]!;
+    if (rhsId >= 0) {
+      const k = this.live.index[rhsId]!;
       if (k >= 0) rhsIdx = k;
       else {
         this.dynamicEdges = true;
-        const v = this.get(cond.rhsReg);
+        const v = this.getId(rhsId);
         if (v === undefined || v.lo !== v.hi) return undefined;
         value = v.lo;
       }
@@ -1020,9 +1122,9 @@ class RangeEngine {
     const exit = this.cfg.exit;
     const s0 = block.succs[0]!;
     const s1 = block.succs[1]!;
-    const cmp0 = (this.cfg.edgeKind(block.id, s0) === 'branch') === truth ? cond.cmp : NEGATE[cond.cmp];
-    const cmp1 = (this.cfg.edgeKind(block.id, s1) === 'branch') === truth ? cond.cmp : NEGATE[cond.cmp];
-    return { to0: s0 === exit ? -1 : s0, cmp0, to1: s1 === exit ? -1 : s1, cmp1, idx, signed: cond.signed, w: cond.w, rhsIdx, value };
+    const cmp0 = (this.cfg.edgeKind(block.id, s0) === 'branch') === truth ? cmp : NEGATE[cmp]!;
+    const cmp1 = (this.cfg.edgeKind(block.id, s1) === 'branch') === truth ? cmp : NEGATE[cmp]!;
+    return { to0: s0 === exit ? -1 : s0, cmp0, to1: s1 === exit ? -1 : s1, cmp1, idx, signed: keySigned(key), w: keyWidth(key), rhsIdx, value };
   }
 
   /** A predecessor's state as it arrives at `block` (null: the edge cannot be taken). */
@@ -1145,19 +1247,72 @@ class RangeEngine {
     return mk(lo, hi) ?? UNKNOWN;
   };
 
-  /** The state entering `block` from its predecessors' outputs (undefined: none arrives). */
-  merge(block: number, input: RangeFact): PVec<Interval> | undefined {
-    // (Read by tag, not through partsOf, which makes a list of the one output of a single predecessor.)
-    if (input.tag === 'out') return this.arriving(block, input) ?? undefined;
-    if (input.tag !== 'parts') return undefined;
+  /** Per block: its output as the solver last received it (from `widen`), undefined while unreached; the
+   *  transfer reads its predecessors' here. The solver keeps a new output only where it differs from the one
+   *  it has, by `equals`, so where it keeps its own this one is equal to it (entry by entry, edges too), and
+   *  a merge of either gives the same ranges. (The solver's join folds the predecessors' outputs into a list
+   *  per block visit, and an object around it: 1.6 MB of a pass over scan_reduce.ptx.) SCRATCH's, from `run`. */
+  private outs: (RangeOut | undefined)[] = [];
+  /** The block the solver visits (for `widen`, which is not told). */
+  private current = -1;
+  /** The entry block's input. */
+  private boundary: RangeOut | undefined;
+
+  /** The output of a predecessor `from` of a block, skipping the exit (undefined: none, or unreached). */
+  private outOf(from: number): RangeOut | undefined {
+    return from === this.cfg.exit ? undefined : this.outs[from];
+  }
+
+  /** The state entering `block` from its predecessors' outputs (undefined: none arrives), in the order the
+   *  solver folds them: the boundary first (the entry block), then the predecessors. */
+  private merge(block: BasicBlock): PVec<Interval> | undefined {
     let acc: PVec<Interval> | undefined;
-    const parts = input.parts;
-    for (let j = 0; j < parts.length; j++) {
-      const v = this.arriving(block, parts[j]!);
+    if (block.id === 0) acc = this.arriving(0, this.boundary!) ?? undefined;
+    const preds = block.preds;
+    for (let j = 0; j < preds.length; j++) {
+      const p = this.outOf(preds[j]!);
+      if (p === undefined) continue;
+      const v = this.arriving(block.id, p);
       if (v === null) continue;
       acc = acc === undefined ? v : pvMerge(acc, v, this.join);
     }
     return acc;
+  }
+
+  /** The block's output (UNREACHED while no state arrives). */
+  private visit(block: BasicBlock): RangeFact {
+    let vec: PVec<Interval> | undefined;
+    if (block.preds.length + (block.id === 0 ? 1 : 0) >= 2) {
+      vec = this.merge(block);
+      // Kept for the join points (where join symbols and induction variables live); every other block
+      // state can go. (Kept here, not merged again from the solver's inputs once it is done.)
+      this.starts[block.id] = vec;
+    } else {
+      // One predecessor: its state, and the entries its edge's condition refines (runBlock sets them).
+      const p = block.id === 0 ? this.boundary : block.preds.length === 1 ? this.outOf(block.preds[0]!) : undefined;
+      if (p !== undefined && this.refineArrival(block.id, p)) vec = p.vec;
+    }
+    if (vec === undefined) return UNREACHED;
+    const out = this.runBlock(block, vec);
+    const edges = this.lastEdges;
+    // The block's last output where this visit made the same state and edges (a revisit that changed nothing).
+    const last = this.outs[block.id];
+    if (last !== undefined && last.vec === out && last.edges === edges) return last;
+    return edges === undefined ? { tag: 'out', from: block.id, vec: out } : { tag: 'out', from: block.id, vec: out, edges };
+  }
+
+  // Loop headers widen from their second visit (other blocks from their
+  // eighth, for irreducible cycles): a bound that grows jumps to the next
+  // constant a setp compares that register with (the first four times it
+  // grows at that block), a non-negative lower bound to 0, else to infinity.
+  private widened(prev: RangeFact, next: RangeFact, visits: number): RangeFact {
+    if (prev.tag !== 'out' || next.tag !== 'out') return next;
+    const header = this.headers[next.from] === 1;
+    if (!(header && visits >= 2) && visits < 8) return next;
+    this.widenBase = next.from * this.live.regs.length;
+    this.widenHeader = header;
+    const vec = pvMerge(prev.vec, next.vec, this.widenEntry);
+    return next.edges === undefined ? { tag: 'out', from: next.from, vec } : { tag: 'out', from: next.from, vec, edges: next.edges };
   }
 
   run(): void {
@@ -1165,8 +1320,11 @@ class RangeEngine {
     this.widths = s.widths;
     this.stamp = s.stamp;
     this.local = s.local;
-    this.setpCache = s.setpCache;
     this.edgeCache = s.edgeCache;
+    this.outs = s.outs;
+    this.growths = s.growths;
+    const boundary: RangeOut = { tag: 'out', from: -1, vec: this.empty };
+    this.boundary = boundary;
     const edgesEqual = (a: Edges | undefined, b: Edges | undefined): boolean => {
       if (a === b) return true;
       if (a === undefined || b === undefined) return false;
@@ -1175,43 +1333,33 @@ class RangeEngine {
     };
     solve<RangeFact>(this.cfg, {
       site: 'ranges', direction: 'forward',
-      boundary: (): RangeFact => ({ tag: 'out', from: -1, vec: this.empty }),
+      boundary: (): RangeFact => boundary,
       initial: (): RangeFact => UNREACHED,
-      join: joinOutputs,
+      // (The transfer reads the predecessors' outputs from `outs`.)
+      join: (a) => a,
       equals: (a, b) => {
         if (a.tag !== 'out' || b.tag !== 'out') return a.tag === b.tag;
         return edgesEqual(a.edges, b.edges) && pvEquals(a.vec, b.vec, ivEquals);
       },
-      transfer: (block, input) => {
-        let vec: PVec<Interval> | undefined;
-        if (block.preds.length + (block.id === 0 ? 1 : 0) >= 2) {
-          vec = this.merge(block.id, input);
-          // Kept for the join points (where join symbols and induction variables live); every other block
-          // state can go. (Kept here, not merged again from the solver's inputs once it is done.)
-          this.starts[block.id] = vec;
-        } else if (input.tag === 'out') {
-          // One predecessor: its state, and the entries its edge's condition refines (runBlock sets them).
-          vec = this.refineArrival(block.id, input) ? input.vec : undefined;
-        }
-        if (vec === undefined) return UNREACHED;
-        const out = this.runBlock(block, vec);
-        const edges = this.lastEdges;
-        return edges === undefined ? { tag: 'out', from: block.id, vec: out } : { tag: 'out', from: block.id, vec: out, edges };
+      transfer: (block) => {
+        this.current = block.id;
+        return this.visit(block);
       },
-      // Loop headers widen from their second visit (other blocks from their
-      // eighth, for irreducible cycles): a bound that grows jumps to the next
-      // constant a setp compares that register with (the first four times it
-      // grows at that block), a non-negative lower bound to 0, else to infinity.
       widen: (prev, next, visits) => {
-        if (prev.tag !== 'out' || next.tag !== 'out') return next;
-        const header = this.headers[next.from] === 1;
-        if (!(header && visits >= 2) && visits < 8) return next;
-        this.widenBase = next.from * this.live.regs.length;
-        this.widenHeader = header;
-        const vec = pvMerge(prev.vec, next.vec, this.widenEntry);
-        return next.edges === undefined ? { tag: 'out', from: next.from, vec } : { tag: 'out', from: next.from, vec, edges: next.edges };
+        const out = this.widened(prev, next, visits);
+        this.outs[this.current] = out.tag === 'out' ? out : undefined;
+        return out;
       },
     });
+    // What only the walk needed: the facts keep the engine.
+    this.outs.fill(undefined, 0, this.cfg.blocks.length);
+    this.outs = [];
+    this.growths.clear();
+    this.growths = NO_GROWTHS;
+    this.thresholdLists = undefined;
+    this.input = this.empty;
+    this.lastEdges = undefined;
+    this.boundary = undefined;
   }
 
   /** The state at the start of a block with several predecessors (undefined otherwise, or when unreachable). */
@@ -1278,6 +1426,12 @@ function pow2Factor(x: number, cap: number): number {
   return g;
 }
 
+/** [lo, hi] as an interval: UNKNOWN, a shared point, or one made for the caller. */
+function intervalOf(lo: number, hi: number): Interval {
+  if (lo === -Infinity && hi === Infinity) return UNKNOWN;
+  return lo === hi ? point(lo) : { lo, hi };
+}
+
 const indexOf = (ins: number | FlatInstruction): number => (typeof ins === 'number' ? ins : ins.index);
 
 function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
@@ -1292,7 +1446,8 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
     const fx = code.fx;
     const r = code.regs[defs ? fx.defIds[fx.defStart[i]! + k]! : fx.useIds[fx.useStart[i]! + k]!]!;
     if (intWidth(r.type) === undefined || r.vector !== undefined) return undefined;
-    return engine.records[code.offsets[i]! + (defs ? fx.useStart[i + 1]! - fx.useStart[i]! + k : k)] ?? UNKNOWN;
+    const slot = code.offsets[i]! + (defs ? fx.useStart[i + 1]! - fx.useStart[i]! + k : k);
+    return intervalOf(engine.bounds[2 * slot]!, engine.bounds[2 * slot + 1]!);
   };
   const symMemo = new Map<number, Interval | undefined>();
   // The range of a shift symbol's operand (asked again for each form holding the symbol).
@@ -1330,7 +1485,9 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
       switch (sym.kind) {
         case 'sreg': r = engine.sreg(sym.sreg, sym.component); break;
         case 'def': {
-          const reg = engine.code.ins[sym.instruction]!.defs[sym.element];
+          const fx = engine.code.fx;
+          const slot = fx.defStart[sym.instruction]! + sym.element;
+          const reg = sym.element >= 0 && slot < fx.defStart[sym.instruction + 1]! ? engine.code.regs[fx.defIds[slot]!] : undefined;
           r = reg === undefined ? undefined : facts.rangeAfter(sym.instruction, reg);
           break;
         }
