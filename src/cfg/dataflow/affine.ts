@@ -126,6 +126,21 @@ export function formEquals(a: Form, b: Form): boolean {
 
 const safe = (x: number): boolean => Number.isSafeInteger(x);
 
+/** Terms being built (`addScaled`, `scaleForm`, `normalize`), copied into a list of their number when done: a list
+ *  filled by `push` from empty has room for 16 (V8's first growth), 150 bytes that every form the facts keep
+ *  kept. (Not re-entered: the builders call nothing that builds.) */
+let BUILD: (Term | null)[] = new Array<Term | null>(32).fill(null);
+
+function buildRoom(n: number): (Term | null)[] {
+  if (BUILD.length < n) BUILD = new Array<Term | null>(Math.max(n, 2 * BUILD.length)).fill(null);
+  return BUILD;
+}
+
+/** The first n built terms, as a list of exactly n (the shared empty one for none). */
+function built(out: readonly (Term | null)[], n: number): readonly Term[] {
+  return n === 0 ? NO_TERMS : (out.slice(0, n) as Term[]);
+}
+
 /** `a + k·b`; undefined on overflow of a safe integer or more than MAX_TERMS terms. */
 export function addScaled(a: Form, b: Form, k: number): Form | undefined {
   if (k === 0) return a;
@@ -133,30 +148,38 @@ export function addScaled(a: Form, b: Form, k: number): Form | undefined {
   if (!safe(c)) return undefined;
   if (b.terms.length === 0) return c === a.c ? a : a.terms.length === 0 ? constForm(c) : { c, terms: a.terms, mayWrap: a.mayWrap || b.mayWrap };
   if (a.terms.length === 0 && k === 1) return { c, terms: b.terms, mayWrap: a.mayWrap || b.mayWrap };
-  const out: Term[] = [];
+  const at = a.terms;
+  const bt = b.terms;
+  const out = buildRoom(at.length + bt.length);
+  let n = 0;
   let i = 0;
   let j = 0;
-  while (i < a.terms.length || j < b.terms.length) {
-    const x = a.terms[i];
-    const y = b.terms[j];
+  while (i < at.length || j < bt.length) {
+    const x = at[i];
+    const y = bt[j];
     if (y === undefined || (x !== undefined && x.sym < y.sym)) {
-      out.push(x!);
+      out[n++] = x!;
       i++;
     } else if (x === undefined || y.sym < x.sym) {
-      const coef = k * y.coef;
-      if (!safe(coef)) return undefined;
-      out.push({ sym: y.sym, coef });
+      // (Terms are immutable: b's own where k = 1, an `add`'s.)
+      if (k === 1) {
+        out[n++] = y;
+      } else {
+        const coef = k * y.coef;
+        if (!safe(coef)) return undefined;
+        out[n++] = { sym: y.sym, coef };
+      }
       j++;
     } else {
       const coef = x.coef + k * y.coef;
       if (!safe(coef)) return undefined;
-      if (coef !== 0) out.push({ sym: x.sym, coef });
+      if (coef !== 0) out[n++] = { sym: x.sym, coef };
       i++;
       j++;
     }
   }
-  if (out.length > MAX_TERMS) return undefined;
-  return { c, terms: out, mayWrap: a.mayWrap || b.mayWrap };
+  if (n > MAX_TERMS) return undefined;
+  return { c, terms: built(out, n), mayWrap: a.mayWrap || b.mayWrap };
 }
 
 export function scaleForm(a: Form, k: number): Form | undefined {
@@ -164,13 +187,15 @@ export function scaleForm(a: Form, k: number): Form | undefined {
   if (k === 0) return constForm(0);
   const c = a.c * k;
   if (!safe(c)) return undefined;
-  const terms: Term[] = [];
-  for (const t of a.terms) {
+  const at = a.terms;
+  const out = buildRoom(at.length);
+  for (let i = 0; i < at.length; i++) {
+    const t = at[i]!;
     const coef = t.coef * k;
     if (!safe(coef)) return undefined;
-    terms.push({ sym: t.sym, coef });
+    out[i] = { sym: t.sym, coef };
   }
-  return { c, terms, mayWrap: a.mayWrap };
+  return { c, terms: built(out, at.length), mayWrap: a.mayWrap };
 }
 
 export function subForms(a: Form, b: Form): Form | undefined {
@@ -192,12 +217,13 @@ function normalize(f: Form, w: number): Form {
   let changed = wrapSigned(f.c, w) !== f.c;
   for (const t of f.terms) if (wrapSigned(t.coef, w) !== t.coef) changed = true;
   if (!changed) return f;
-  const terms: Term[] = [];
+  const out = buildRoom(f.terms.length);
+  let n = 0;
   for (const t of f.terms) {
     const coef = wrapSigned(t.coef, w);
-    if (coef !== 0) terms.push({ sym: t.sym, coef });
+    if (coef !== 0) out[n++] = coef === t.coef ? t : { sym: t.sym, coef };
   }
-  return { c: wrapSigned(f.c, w), terms, mayWrap: f.mayWrap };
+  return { c: wrapSigned(f.c, w), terms: built(out, n), mayWrap: f.mayWrap };
 }
 
 function withWrap(f: Form, mayWrap: boolean): Form {
@@ -212,9 +238,25 @@ export function pow2(k: number): number {
   return k >= 0 && k <= 128 && (k | 0) === k ? POW2[k]! : 2 ** k;
 }
 
+/** The low w bits of the integer x, unsigned (1 ≤ w ≤ 32; exact on safe integers, as ToInt32 is). */
+function low(x: number, w: number): number {
+  return w >= 32 ? x >>> 0 : x & ((1 << w) - 1);
+}
+
+/** x (unsigned, below 2^32) is 2^k − 1 for some k ≥ 0. */
+function isLowMask(x: number): boolean {
+  return (x & (x + 1)) === 0;
+}
+
 /** The largest power of two dividing x (x ≠ 0), capped at 2^30. */
 function pow2Factor(x: number): number {
   if (x === 0) return 2 ** 30;
+  // (A 32-bit integer's lowest set bit directly: most constants and coefficients are.)
+  const i = x | 0;
+  if (i === x && i !== -2147483648) {
+    const bit = i & -i;
+    return bit > 2 ** 30 ? 2 ** 30 : bit;
+  }
   let p = 1;
   while (p < 2 ** 30 && x % (p * 2) === 0) p *= 2;
   return p;
@@ -1287,6 +1329,17 @@ function walkScratch(n: number): { stamp: Int32Array; local: (Val | undefined)[]
   return { stamp: WALK_STAMP, local: WALK_LOCAL };
 }
 
+/** Marks by state entry for `AffineEngine.carried` (all 0 between calls), grown to the largest function. */
+let CARRIED_MARKS = new Uint8Array(0);
+
+function carriedMarks(n: number): Uint8Array {
+  if (CARRIED_MARKS.length < n) CARRIED_MARKS = new Uint8Array(Math.max(n, 2 * CARRIED_MARKS.length));
+  return CARRIED_MARKS;
+}
+
+/** The positions `carried` marked, in the order marked. */
+let CARRIED_LIST: Int32Array = new Int32Array(64);
+
 /** The number of a new block walk over `stamp` (never 0, the stamp of no walk). */
 function nextWalk(stamp: Int32Array): number {
   if (WALK === 0x7fffffff) {
@@ -1425,17 +1478,44 @@ class AffineEngine {
     return this.meta[META * id]! & KIND_MASK;
   }
 
-  /** Records the symbols of `forms` (those other than `except`) as the dependencies of `id` (replacing any). */
-  private setDeps(id: number, forms: readonly (Val | undefined)[], except = -1): void {
-    let n = 0;
-    for (let k = 0; k < forms.length; k++) {
-      const f = forms[k];
-      n += f === undefined ? 0 : typeof f === 'number' ? 1 : f.terms.length;
+  /** `setDeps(id, [f])` without the list (one per shift symbol and product made). */
+  private setDeps1(id: number, f: Val): void {
+    this.setDeps3(id, f, undefined, undefined);
+  }
+
+  /** `setDeps(id, [a, b, c])` without the list. */
+  private setDeps3(id: number, a: Val | undefined, b: Val | undefined, c: Val | undefined): void {
+    const n = depCount(a) + depCount(b) + depCount(c);
+    if (this.pool.length < this.poolUsed + n) this.pool = grown(this.pool, this.poolUsed + n);
+    const from = this.poolUsed;
+    let at = this.putDeps(from, a);
+    at = this.putDeps(at, b);
+    at = this.putDeps(at, c);
+    this.poolUsed = at;
+    this.meta[META * id + 2] = from;
+    this.meta[META * id + 3] = at - from;
+  }
+
+  /** Writes f's symbols into the pool from `at`; returns where they end. */
+  private putDeps(at: number, f: Val | undefined): number {
+    if (f === undefined) return at;
+    if (typeof f === 'number') {
+      this.pool[at] = f;
+      return at + 1;
     }
+    const terms = f.terms;
+    for (let t = 0; t < terms.length; t++) this.pool[at++] = terms[t]!.sym;
+    return at;
+  }
+
+  /** Records the symbols of `forms[0, count)` (those other than `except`) as the dependencies of `id` (replacing any). */
+  private setDeps(id: number, forms: readonly (Val | undefined)[], except: number, count: number): void {
+    let n = 0;
+    for (let k = 0; k < count; k++) n += depCount(forms[k]);
     if (this.pool.length < this.poolUsed + n) this.pool = grown(this.pool, this.poolUsed + n);
     const from = this.poolUsed;
     let at = from;
-    for (let k = 0; k < forms.length; k++) {
+    for (let k = 0; k < count; k++) {
       const f = forms[k];
       if (f === undefined) continue;
       if (typeof f === 'number') {
@@ -1511,16 +1591,39 @@ class AffineEngine {
     return id;
   }
 
+  /** Shift symbols by a hash of their operands (see `shrHash`): an id, or the ids of several that collide. The
+   *  key was a string made per visit (the form as text), most of what a shift cost; its symbols are equal when
+   *  the constant, terms, shift, signedness and width are (not `mayWrap`: the form's text left it out). */
+  private shrIds: Map<number, number | number[]> | undefined = new Map();
+
   shrSym(of: Form, shift: number, signed: boolean, width: number): number {
-    const key = `d:${shift}:${signed ? 's' : 'u'}${width}:${formKey(of)}`;
-    let id = this.keyed.get(key);
-    if (id === undefined) {
-      // (Its dependencies listed only when it is made.)
-      id = this.add(new ShrSym(this.symbols.length, of, shift, signed, width, this), true, K_SHR);
-      this.setDeps(id, [of]);
-      this.keyed.set(key, id);
+    const table = this.shrIds!;
+    const h = shrHash(of, shift, signed, width);
+    const hit = table.get(h);
+    if (hit !== undefined) {
+      if (typeof hit === 'number') {
+        if (this.sameShr(hit, of, shift, signed, width)) return hit;
+      } else {
+        for (let k = 0; k < hit.length; k++) if (this.sameShr(hit[k]!, of, shift, signed, width)) return hit[k]!;
+      }
     }
+    // (Its dependencies listed only when it is made.)
+    const id = this.add(new ShrSym(this.symbols.length, of, shift, signed, width, this), true, K_SHR);
+    this.setDeps1(id, of);
+    if (hit === undefined) table.set(h, id);
+    else if (typeof hit === 'number') table.set(h, [hit, id]);
+    else hit.push(id);
     return id;
+  }
+
+  private sameShr(id: number, of: Form, shift: number, signed: boolean, width: number): boolean {
+    const s = this.symbols[id] as ShrSym;
+    if (s.shift !== shift || s.signed !== signed || s.width !== width || s.of.c !== of.c) return false;
+    const x = s.of.terms;
+    const y = of.terms;
+    if (x.length !== y.length) return false;
+    for (let t = 0; t < x.length; t++) if (x[t]!.sym !== y[t]!.sym || x[t]!.coef !== y[t]!.coef) return false;
+    return true;
   }
 
   defSym(c: CompiledIns, element: number, guarded: boolean, pure: boolean): number {
@@ -1628,6 +1731,7 @@ class AffineEngine {
   /** `x` extended from `width` bits (zero or sign): the same form, marked when it may have wrapped. */
   private extend(x: Form, signed: boolean, width: number): Form {
     if (isConstant(x)) {
+      if (width <= 32) return constForm(signed ? wrapSigned(x.c, width) : low(x.c, width));
       const v = signed ? Number(BigInt.asIntN(width, BigInt(x.c))) : Number(BigInt.asUintN(width, BigInt(x.c)));
       return constForm(v);
     }
@@ -1760,7 +1864,7 @@ class AffineEngine {
         if (!valEquals(old, f)) {
           const id = this.defSym(c, k, true, pure);
           // The old value, the new one and the guard.
-          this.setDeps(id, [old, f, this.get(guard)]);
+          this.setDeps3(id, old, f, this.get(guard));
           f = id;
         }
       }
@@ -1843,7 +1947,7 @@ class AffineEngine {
           const d = this.ev(c, 3, width);
           if (d === undefined) return undefined;
           const id = this.defSym(c, PRODUCT, false, true);
-          this.setDeps(id, [a, b]);
+          this.setDeps3(id, a, b, undefined);
           const r = addScaled(this.form(id), d, 1);
           return r === undefined ? undefined : norm(r, width);
         }
@@ -1888,7 +1992,7 @@ class AffineEngine {
         const a = this.ev(c, 1, w);
         const b = this.ev(c, 2, w);
         if (a === undefined || b === undefined) return undefined;
-        if (isConstant(a) && isConstant(b)) return constForm(Number(BigInt.asIntN(w, BigInt(a.c) & BigInt(b.c))));
+        if (isConstant(a) && isConstant(b)) return constForm(w <= 32 ? wrapSigned(a.c & b.c, w) : Number(BigInt.asIntN(w, BigInt(a.c) & BigInt(b.c))));
         if (isConstant(b)) return this.andMask(a, b.c, w);
         if (isConstant(a)) return this.andMask(b, a.c, w);
         return undefined;
@@ -1899,6 +2003,7 @@ class AffineEngine {
         const b = this.ev(c, 2, w);
         if (a === undefined || b === undefined) return undefined;
         if (isConstant(a) && isConstant(b)) {
+          if (w <= 32) return constForm(wrapSigned(op === 'or' ? a.c | b.c : a.c ^ b.c, w));
           const x = BigInt(a.c);
           const y = BigInt(b.c);
           return constForm(Number(BigInt.asIntN(w, op === 'or' ? x | y : x ^ y)));
@@ -1943,6 +2048,8 @@ class AffineEngine {
   private shiftRight(a: Form, k: number, signed: boolean, w: number): Form | undefined {
     if (k === 0) return a;
     if (isConstant(a)) {
+      // (Up to 32 bits without BigInts; the division is exact there, as `>>` is not for k = 32.)
+      if (w <= 32) return constForm(Math.floor((signed ? wrapSigned(a.c, w) : low(a.c, w)) / pow2(Math.min(k, w))));
       const v = signed ? BigInt.asIntN(w, BigInt(a.c)) : BigInt.asUintN(w, BigInt(a.c));
       return constForm(Number(v >> BigInt(Math.min(k, w))));
     }
@@ -1959,34 +2066,54 @@ class AffineEngine {
   /** `a & m` for a constant mask: exact for all-ones, low masks (2^k − 1:
    *  `a − 2^k·(a >> k)`) and high masks (−2^k: `2^k·(a >> k)`); else opaque. */
   private andMask(a: Form, m: number, w: number): Form | undefined {
-    let mu = BigInt.asUintN(w, BigInt(m));
     // Low bits of `a` known to be 0 (below the largest power of two dividing its
     // constant and every coefficient) may join a mask that then becomes a low
     // mask: `(8·x) & 120` is `(8·x) & 127`.
     let z = pow2Factor(a.c);
     for (const t of a.terms) z = Math.min(z, pow2Factor(t.coef));
+    if (w > 32) return this.andMaskWide(a, m, w, z);
+    // (Up to 32 bits in numbers: the masks as BigInts were most of what an `and` allocated. `low` keeps the
+    // low w bits, unsigned; ToInt32 is exact on the safe integers forms hold.)
+    let mu = low(m, w);
+    const widened = low(mu | (z - 1), w);
+    if (isLowMask(widened)) mu = widened;
+    const all = low(-1, w);
+    if (mu === all) return a;
+    if (mu === 0) return constForm(0);
+    if (isLowMask(mu)) return this.lowMask(a, 32 - Math.clz32(mu), w);
+    const highMask = low(all ^ mu, w);
+    return isLowMask(highMask) ? this.highMask(a, 32 - Math.clz32(highMask), w) : undefined;
+  }
+
+  /** `andMask` above 32 bits (z: the power of two dividing `a`). */
+  private andMaskWide(a: Form, m: number, w: number, z: number): Form | undefined {
+    let mu = BigInt.asUintN(w, BigInt(m));
     const widened = BigInt.asUintN(w, mu | (BigInt(z) - 1n));
     if ((widened & (widened + 1n)) === 0n) mu = widened;
     const all = (1n << BigInt(w)) - 1n;
     if (mu === all) return a;
     if (mu === 0n) return constForm(0);
     const highMask = all ^ mu;
-    if ((mu & (mu + 1n)) === 0n) {
-      const k = mu.toString(2).length;
-      const p = pow2(k);
-      if (a.terms.every((t) => t.coef % p === 0)) return constForm(mod(a.c, p));
-      const d = this.shiftRight(a, k, false, w);
-      const r = d === undefined ? undefined : addScaled(a, d, -p);
-      return r === undefined ? undefined : normalize(r, w);
-    }
-    if ((highMask & (highMask + 1n)) === 0n) {
-      const k = highMask.toString(2).length;
-      const p = pow2(k);
-      if (a.c % p === 0 && a.terms.every((t) => t.coef % p === 0)) return a;
-      const d = this.shiftRight(a, k, false, w);
-      return d === undefined ? undefined : scaleForm(d, p);
-    }
+    if ((mu & (mu + 1n)) === 0n) return this.lowMask(a, mu.toString(2).length, w);
+    if ((highMask & (highMask + 1n)) === 0n) return this.highMask(a, highMask.toString(2).length, w);
     return undefined;
+  }
+
+  /** `a & (2^k − 1)`: `a − 2^k·(a >> k)`. */
+  private lowMask(a: Form, k: number, w: number): Form | undefined {
+    const p = pow2(k);
+    if (a.terms.every((t) => t.coef % p === 0)) return constForm(mod(a.c, p));
+    const d = this.shiftRight(a, k, false, w);
+    const r = d === undefined ? undefined : addScaled(a, d, -p);
+    return r === undefined ? undefined : normalize(r, w);
+  }
+
+  /** `a & −2^k`: `2^k·(a >> k)`. */
+  private highMask(a: Form, k: number, w: number): Form | undefined {
+    const p = pow2(k);
+    if (a.c % p === 0 && a.terms.every((t) => t.coef % p === 0)) return a;
+    const d = this.shiftRight(a, k, false, w);
+    return d === undefined ? undefined : scaleForm(d, p);
   }
 
   /** Runs a block from `input`; returns the state at its end. */
@@ -2055,22 +2182,33 @@ class AffineEngine {
       if (loop >= 0) {
         // The entries written, marked by position, then listed in order of position (and their join symbols
         // made in that order).
+        // (The marks in a scratch list shared by the engines, cleared from the list of those set: a list of
+        // every state entry per loop header, and a walk over it, in functions of hundreds of loops.)
+        // (The positions sorted as numbers in a typed list: a list's sort copies it first.)
         const live = this.live.index;
-        const mark = new Uint8Array(this.live.regs.length);
+        const mark = carriedMarks(this.live.regs.length);
+        let marked: Int32Array = CARRIED_LIST;
+        let n = 0;
         for (const b of this.loops.loops[loop]!.blocks) {
           const bb = this.cfg.blocks[b]!;
           for (let i = bb.start; i < bb.end; i++) {
             const fx = this.code.fx;
             for (let d = fx.defStart[i]!; d < fx.defStart[i + 1]!; d++) {
               const k = live[fx.defIds[d]!]!;
-              if (k >= 0) mark[k] = 1;
+              if (k >= 0 && mark[k] === 0) {
+                mark[k] = 1;
+                if (n === marked.length) marked = CARRIED_LIST = grown(marked, n + 1);
+                marked[n++] = k;
+              }
             }
           }
         }
+        marked.subarray(0, n).sort();
         const idx: number[] = [];
         const forms: Val[] = [];
-        for (let k = 0; k < mark.length; k++) {
-          if (mark[k] === 0) continue;
+        for (let j = 0; j < n; j++) {
+          const k = marked[j]!;
+          mark[k] = 0;
           idx.push(k);
           forms.push(this.joinSym(block, this.live.regs[k]!, false));
         }
@@ -2120,11 +2258,18 @@ class AffineEngine {
       },
     };
     this.result = solve(this.cfg, problem);
+    this.shrIds = undefined;
     // (The shared walk scratch lets go of this function's forms.)
     this.local.fill(undefined, 0, this.nRegs);
     this.classify();
-    // The facts read the records only; the block states can go.
+    // The facts read the records only; the block states can go, and the tables only the walk and the passes
+    // after it read (the facts keep the engine).
     this.result = undefined;
+    this.defKeyed.clear();
+    this.joinKeyed.clear();
+    this.joinsAt.clear();
+    this.carriedAt.length = 0;
+    this.pool = NO_DEPS;
   }
 
   // ------------------------------------------------------------ after the fixpoint
@@ -2138,40 +2283,47 @@ class AffineEngine {
     // `invariantIn` too, instead of a search of the loop's blocks per symbol).
     const inside = new Uint8Array(this.cfg.blocks.length);
     this.inside = inside;
+    // (The incoming forms and the entry marks of a header in scratch lists: a pair of lists per join symbol
+    // was most of what classifying allocated.)
+    const incoming: Form[] = [];
+    const outside: boolean[] = [];
     for (const [block, ids] of this.joinsAt) {
       const parts = partsOf(this.result!.atStart[block]!);
+      const n = parts.length;
       const loop = headerLoop[block]!;
-      let outside: boolean[] = [];
       if (loop >= 0) {
         for (const b of loops[loop]!.blocks) inside[b] = 1;
-        outside = parts.map((p) => p.from === -1 || inside[p.from] === 0);
+        for (let p = 0; p < n; p++) outside[p] = parts[p]!.from === -1 || inside[parts[p]!.from] === 0;
       }
       for (const id of ids) {
         const s = this.symbols[id] as JoinSymbol;
         const k = this.live.index[s.register.id]!;
-        const incoming = parts.map((p) => this.F(pvGet(p.vec, k) ?? this.initForm(s.register)));
-        this.setDeps(id, incoming, id);
+        for (let p = 0; p < n; p++) incoming[p] = this.F(pvGet(parts[p]!.vec, k) ?? this.initForm(s.register));
+        this.setDeps(id, incoming, id, n);
         if (loop < 0) continue;
-        const iv = this.inductionVariable(id, outside, incoming);
+        const iv = this.inductionVariable(id, outside, incoming, n);
         if (iv !== undefined) {
           this.symbols[id] = {
             kind: 'iv', id, name: `iv(B${block},${s.register.name})`, block, loop, register: s.register, init: iv.init, step: iv.step,
             threadDependent: false, uniform: undefined, ...(isConstant(iv.step) ? { constStep: iv.step.c } : {}),
           };
           this.meta[META * id] = K_IV;
-          this.setDeps(id, [iv.init, iv.step]);
+          this.setDeps3(id, iv.init, iv.step, undefined);
         }
       }
       if (loop >= 0) for (const b of loops[loop]!.blocks) inside[b] = 0;
     }
+    incoming.length = 0;
     this.inside = undefined;
     this.propagateFlags();
   }
 
-  private inductionVariable(id: number, outside: readonly boolean[], incoming: readonly Form[]): { init: Form; step: Form } | undefined {
+  /** incoming[0, n): the header's incoming forms of join symbol `id`, entries from outside the loop where
+   *  `outside` says so. */
+  private inductionVariable(id: number, outside: readonly boolean[], incoming: readonly Form[], n: number): { init: Form; step: Form } | undefined {
     let init: Form | undefined;
     let step: Form | undefined;
-    for (let p = 0; p < incoming.length; p++) {
+    for (let p = 0; p < n; p++) {
       const f = incoming[p]!;
       if (outside[p]) {
         if (coefOf(f, id) !== 0 || (init !== undefined && !formEquals(init, f))) return undefined;
@@ -2274,6 +2426,7 @@ class AffineEngine {
     // uniform: 1 yes, 0 unknown, -1 no.
     const uni = new Int8Array(n);
     const candidate: number[] = [];
+    const isCandidate = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       const kind = this.kindOf(i);
       if (td[i] === 1) uni[i] = -1;
@@ -2285,19 +2438,28 @@ class AffineEngine {
       else if ((kind === K_DEF || kind === K_SHR) && (this.meta[META * i]! & PURE_SYM) !== 0) {
         uni[i] = 1;
         candidate.push(i);
+        isCandidate[i] = 1;
       }
     }
-    let changed = true;
-    while (changed) {
-      changed = false;
-      for (const i of candidate) {
-        if (uni[i] !== 1) continue;
-        for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
-          if (uni[deps[k]!] !== 1) {
-            uni[i] = 0;
-            changed = true;
-            break;
-          }
+    // The greatest fixpoint by a worklist over the users (sweeps of all candidates until none changed took as
+    // many sweeps as the longest chain, dozens in long functions): a candidate that reads a value not known
+    // uniform is not, nor any candidate that reads it.
+    for (const i of candidate) {
+      for (let k = depStart[i]!; k < depStart[i + 1]!; k++) {
+        if (uni[deps[k]!] !== 1) {
+          uni[i] = 0;
+          work.push(i);
+          break;
+        }
+      }
+    }
+    while (work.length > 0) {
+      const i = work.pop()!;
+      for (let u = start[i]!; u < start[i + 1]!; u++) {
+        const j = users[u]!;
+        if (uni[j] === 1 && isCandidate[j] === 1) {
+          uni[j] = 0;
+          work.push(j);
         }
       }
     }
@@ -2323,6 +2485,22 @@ class AffineEngine {
   }
 }
 
+/** A hash of a shift symbol's operands (`AffineEngine.shrSym`): the constant and coefficients by their low and
+ *  high 32 bits. */
+function shrHash(of: Form, shift: number, signed: boolean, width: number): number {
+  let h = Math.imul(shift * 2 + (signed ? 1 : 0), 0x9e3779b1) ^ width;
+  h = mix(h, of.c);
+  const terms = of.terms;
+  for (let t = 0; t < terms.length; t++) h = mix(mix(h, terms[t]!.sym), terms[t]!.coef);
+  return h;
+}
+
+function mix(h: number, x: number): number {
+  h = Math.imul(h ^ (x | 0), 0x85ebca6b);
+  h = Math.imul(h ^ ((x / 4294967296) | 0) ^ (h >>> 15), 0xc2b2ae35);
+  return h ^ (h >>> 13);
+}
+
 /** Symbol kinds as numbers (`AffineEngine.kinds`). */
 const K_SREG = 0;
 const K_VAR = 1;
@@ -2337,6 +2515,13 @@ const KIND_MASK = 7;
 const PURE_SYM = 8;
 /** Numbers per symbol in `AffineEngine.meta`. */
 const META = 4;
+
+const NO_DEPS = new Int32Array(0);
+
+/** How many symbols a value lists as dependencies. */
+function depCount(f: Val | undefined): number {
+  return f === undefined ? 0 : typeof f === 'number' ? 1 : f.terms.length;
+}
 
 /** A copy of `a` with room for at least `n` entries. */
 function grown(a: Int32Array, n: number): Int32Array {
