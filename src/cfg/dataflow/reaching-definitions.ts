@@ -116,6 +116,7 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
     for (let k = fxUseStart[i]!; k < fxUseStart[i + 1]!; k++) {
       const id = fxUses[k]!;
       if (holds(all, u0, ul, id)) continue;
+      all[oUseIns + ul - oUse] = i;
       all[ul++] = id;
       if (seen[id] === 0) {
         seen[id] = 1;
@@ -148,7 +149,6 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
   const defStart = new Int32Array(buffer, 4 * oDefStart, n + 1);
   const useReg = new Int32Array(buffer, 4 * oUse, U);
   const useIns = new Int32Array(buffer, 4 * oUseIns, U);
-  for (let i = 0; i < n; i++) for (let s = useStart[i]!; s < useStart[i + 1]!; s++) useIns[s] = i;
   const defReg = new Int32Array(buffer, 4 * oDef, DS);
   return {
     instructionCount: n,
@@ -443,19 +443,24 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
       : pre[bd] !== -1 && pre[bu] !== -1 && pre[bd]! < pre[bu]! && post[bu]! < post[bd]!;
     if (!dominates) simple[r] = 0;
   }
-  for (let r = 0; r < R; r++) if (simple[r] === 2) simple[r] = 1;
 
-  // Bits for the definitions of the other registers.
+  // Bits for the definitions of the other registers (a candidate that passed is simple).
   const bitBase = BIT_BASE.get(R);
   const bitEnd = BIT_END.get(R);
+  // (At most one bit per definition.)
+  const bitToDef = BIT_TO_DEF.get(D);
   let bits = 0;
   for (let r = 0; r < R; r++) {
+    if (simple[r] === 2) simple[r] = 1;
     bitBase[r] = bits;
-    if (simple[r] === 0) for (let d = regBase[r]!; d < regBase[r + 1]!; d++) bitOfDef[d] = bits++;
+    if (simple[r] === 0) {
+      for (let d = regBase[r]!; d < regBase[r + 1]!; d++) {
+        bitToDef[bits] = d;
+        bitOfDef[d] = bits++;
+      }
+    }
     bitEnd[r] = bits;
   }
-  const bitToDef = BIT_TO_DEF.get(bits);
-  for (let d = 0; d < D; d++) if (bitOfDef[d]! >= 0) bitToDef[bitOfDef[d]!] = d;
   const words = bitWords(bits);
   if (words * cfg.blocks.length > MAX_BITSET_WORDS) {
     throw new AnalysisBudgetExceeded('reaching definitions', `${bits.toLocaleString('en-US')} definitions × ${cfg.blocks.length.toLocaleString('en-US')} blocks in ${fn.name}`);
