@@ -59,15 +59,16 @@ export interface RegisterTable {
 const REACHING = new IntBuffer();
 
 // Transient arrays, kept from function to function: each allocation is a backing store (~1 us) that the
-// scavenger also counts as external memory pressure (a warm pass made ~40 per function here). Each role has
+// scavenger also counts as external memory pressure (this analysis made ~32 per function). Each role has
 // its own holder; `get` gives storage of at least n items, NOT cleared. Above SCRATCH_CAP items a fresh one,
-// not kept (the largest function of a module would hold it).
-const SCRATCH_CAP = 1 << 20;
+// not kept, so that the sixteen holders never keep more than 4 MB (the largest function of the bench
+// modules needs 52,095 words of gen/kill, radix_sort's; 10,614 definitions).
+const SCRATCH_CAP = 1 << 16;
 class Int32Scratch {
   private a = new Int32Array(1024);
   get(n: number): Int32Array {
     if (n <= this.a.length) return this.a;
-    const a = new Int32Array(Math.max(n, 2 * this.a.length));
+    const a = new Int32Array(Math.max(n, Math.min(2 * this.a.length, SCRATCH_CAP)));
     if (n <= SCRATCH_CAP) this.a = a;
     return a;
   }
@@ -76,7 +77,7 @@ class Uint32Scratch {
   private a = new Uint32Array(1024);
   get(n: number): Uint32Array {
     if (n <= this.a.length) return this.a;
-    const a = new Uint32Array(Math.max(n, 2 * this.a.length));
+    const a = new Uint32Array(Math.max(n, Math.min(2 * this.a.length, SCRATCH_CAP)));
     if (n <= SCRATCH_CAP) this.a = a;
     return a;
   }
