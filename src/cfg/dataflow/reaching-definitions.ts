@@ -31,13 +31,6 @@ import { holds, IntBuffer } from './int-buffer.js';
 export const ENTRY = -1;
 
 
-/** Records register `r`'s slot weight at its first occurrence. */
-function noteSlots(r: RegisterSymbol, seen: Uint8Array, slots: Uint8Array): void {
-  if (seen[r.id] === 0) {
-    seen[r.id] = 1;
-    slots[r.id] = slotsOf(r);
-  }
-}
 /** Every instruction's register reads and writes, in dense arrays. */
 export interface RegisterTable {
   readonly instructionCount: number;
@@ -63,21 +56,38 @@ export interface RegisterTable {
 }
 
 
-const USES = new IntBuffer();
-const DEFS = new IntBuffer();
-const KILLS = new IntBuffer();
 const REACHING = new IntBuffer();
+
+// Transient arrays, kept from function to function: each allocation is a backing store (~1 us) that the
+// scavenger also counts as external memory pressure (this analysis made ~32 per function). Each role has
+// its own holder; `get` gives storage of at least n items, NOT cleared. Above SCRATCH_CAP items a fresh one,
+// not kept, so that the sixteen holders never keep more than 4 MB (the largest function of the bench
+// modules needs 52,095 words of gen/kill, radix_sort's; 10,614 definitions).
+const SCRATCH_CAP = 1 << 16;
+class Int32Scratch {
+  private a = new Int32Array(1024);
+  get(n: number): Int32Array {
+    if (n <= this.a.length) return this.a;
+    const a = new Int32Array(Math.max(n, Math.min(2 * this.a.length, SCRATCH_CAP)));
+    if (n <= SCRATCH_CAP) this.a = a;
+    return a;
+  }
+}
+class Uint32Scratch {
+  private a = new Uint32Array(1024);
+  get(n: number): Uint32Array {
+    if (n <= this.a.length) return this.a;
+    const a = new Uint32Array(Math.max(n, Math.min(2 * this.a.length, SCRATCH_CAP)));
+    if (n <= SCRATCH_CAP) this.a = a;
+    return a;
+  }
+}
+const SEEN = new Uint32Scratch();
 
 function buildRegisterTable(fn: FunctionModel): RegisterTable {
   const n = fn.instructions.length;
-  const useStart = new Int32Array(n + 1);
-  const defStart = new Int32Array(n + 1);
   const regs = fn.registers;
-  const slots = new Uint8Array(regs.length);
-  const seen = new Uint8Array(regs.length);
-  const uses = USES.reset();
-  const defs = DEFS.reset();
-  const kills = KILLS.reset();
+  const R = regs.length;
   // From the model's register ids (no register object per slot, no syntax node per instruction but for a write
   // to a vector register); each register once per instruction.
   const fx = fn.effectTable;
@@ -85,21 +95,36 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
   const fxUses = fx.useIds;
   const fxDefStart = fx.defStart;
   const fxDefs = fx.defIds;
-  const ud = uses.reserve(fxUses.length);
-  const dd = defs.reserve(fxDefs.length);
-  const kd = kills.reserve(fxDefs.length);
-  let ul = 0;
-  let dl = 0;
+  const maxU = fxUses.length;
+  const maxD = fxDefs.length;
+  // The table's arrays are views of one buffer (one backing store, not eight), its lists written in place:
+  // each at most the model's length (a register named twice by one instruction is rare), the slack unused.
+  const oDefStart = n + 1;
+  const oUse = 2 * (n + 1);
+  const oUseIns = oUse + maxU;
+  const oDef = oUseIns + maxU;
+  const ints = oDef + maxD;
+  const buffer = new ArrayBuffer(4 * ints + R + maxD);
+  const all = new Int32Array(buffer, 0, ints);
+  const bytes = new Uint8Array(buffer, 4 * ints, R + maxD);
+  // (bytes: the slots of the R registers, then the kill flag of each def slot from R.)
+  const seen = SEEN.get(R).fill(0, 0, R);
+  let ul = oUse;
+  let dl = oDef;
   for (let i = 0; i < n; i++) {
-    useStart[i] = ul;
+    all[i] = ul - oUse;
     const u0 = ul;
     for (let k = fxUseStart[i]!; k < fxUseStart[i + 1]!; k++) {
       const id = fxUses[k]!;
-      if (holds(ud, u0, ul, id)) continue;
-      ud[ul++] = id;
-      noteSlots(regs[id]!, seen, slots);
+      if (holds(all, u0, ul, id)) continue;
+      all[oUseIns + ul - oUse] = i;
+      all[ul++] = id;
+      if (seen[id] === 0) {
+        seen[id] = 1;
+        bytes[id] = slotsOf(regs[id]!);
+      }
     }
-    defStart[i] = dl;
+    all[oDefStart + i] = dl - oDef;
     const k0 = fxDefStart[i]!;
     const k1 = fxDefStart[i + 1]!;
     if (k0 === k1) continue;
@@ -107,28 +132,31 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
     const guarded = fx.guarded[i] !== 0;
     for (let k = k0; k < k1; k++) {
       const id = fxDefs[k]!;
-      if (holds(dd, d0, dl, id)) continue;
+      if (holds(all, d0, dl, id)) continue;
       const r = regs[id]!;
-      kd[dl] = guarded || (r.vector !== undefined && writesComponent(fn, fn.instructions[i]!.node.operands[0], r)) ? 0 : 1;
-      dd[dl++] = id;
-      noteSlots(r, seen, slots);
+      bytes[R + dl - oDef] = guarded || (r.vector !== undefined && writesComponent(fn, fn.instructions[i]!.node.operands[0], r)) ? 0 : 1;
+      all[dl++] = id;
+      if (seen[id] === 0) {
+        seen[id] = 1;
+        bytes[id] = slotsOf(r);
+      }
     }
   }
-  uses.length = ul;
-  defs.length = dl;
-  kills.length = dl;
-  useStart[n] = ul;
-  defStart[n] = dl;
-  const useReg = uses.take();
-  const useIns = new Int32Array(useReg.length);
-  for (let i = 0; i < n; i++) for (let s = useStart[i]!; s < useStart[i + 1]!; s++) useIns[s] = i;
-  const defReg = defs.take();
+  const U = ul - oUse;
+  const DS = dl - oDef;
+  all[n] = U;
+  all[oDefStart + n] = DS;
+  const useStart = new Int32Array(buffer, 0, n + 1);
+  const defStart = new Int32Array(buffer, 4 * oDefStart, n + 1);
+  const useReg = new Int32Array(buffer, 4 * oUse, U);
+  const useIns = new Int32Array(buffer, 4 * oUseIns, U);
+  const defReg = new Int32Array(buffer, 4 * oDef, DS);
   return {
     instructionCount: n,
-    registerCount: fn.registers.length,
+    registerCount: R,
     useStart, useReg, useIns, defStart, defReg,
-    defKills: new Uint8Array(kills.data.subarray(0, kills.length)),
-    slots,
+    defKills: new Uint8Array(buffer, 4 * ints + R, DS),
+    slots: new Uint8Array(buffer, 4 * ints, R),
     useSlot(ins, reg) {
       for (let s = useStart[ins]!; s < useStart[ins + 1]!; s++) if (useReg[s] === reg) return s;
       return -1;
@@ -140,8 +168,25 @@ function buildRegisterTable(fn: FunctionModel): RegisterTable {
   };
 }
 
+// The last register type `slotsOf` sized, and its size: a module's registers are declared in runs of one
+// type (`.reg .b32 %r<100>;`), and a lookup of the type's bytes by name is a megamorphic keyed load
+// (~140 machine instructions, once per register read or written).
+let lastType: string | undefined;
+let lastSlots = 0;
+
 /** 32-bit slots of a register (0 for a predicate). */
 export function slotsOf(r: RegisterSymbol): number {
+  if (r.vector === undefined) {
+    if (r.type !== lastType) {
+      lastSlots = slotsOfType(r);
+      lastType = r.type;
+    }
+    return lastSlots;
+  }
+  return slotsOfType(r);
+}
+
+function slotsOfType(r: RegisterSymbol): number {
   if (r.type === '.pred') return 0;
   const bytes = typeBytes(r.type) ?? 4;
   const lanes = r.vector === undefined ? 1 : Number(r.vector.slice(2)) || 1;
@@ -170,11 +215,11 @@ export function bitWords(bits: number): number {
   return (bits + 31) >>> 5;
 }
 
-/** Clears bits [from, to). */
-function clearRange(a: Uint32Array, from: number, to: number): void {
+/** Clears bits [from, to) of the set at word `base` of `a`. */
+function clearRange(a: Uint32Array, base: number, from: number, to: number): void {
   if (from >= to) return;
-  const fw = from >>> 5;
-  const tw = (to - 1) >>> 5;
+  const fw = base + (from >>> 5);
+  const tw = base + ((to - 1) >>> 5);
   const fmask = ~0 << (from & 31);
   const tmask = (to & 31) === 0 ? ~0 : ~(~0 << (to & 31));
   if (fw === tw) {
@@ -186,11 +231,11 @@ function clearRange(a: Uint32Array, from: number, to: number): void {
   a[tw]! &= ~tmask;
 }
 
-/** Sets bits [from, to). */
-function setRange(a: Uint32Array, from: number, to: number): void {
+/** Sets bits [from, to) of the set at word `base` of `a`. */
+function setRange(a: Uint32Array, base: number, from: number, to: number): void {
   if (from >= to) return;
-  const fw = from >>> 5;
-  const tw = (to - 1) >>> 5;
+  const fw = base + (from >>> 5);
+  const tw = base + ((to - 1) >>> 5);
   const fmask = ~0 << (from & 31);
   const tmask = (to & 31) === 0 ? ~0 : ~(~0 << (to & 31));
   if (fw === tw) {
@@ -281,36 +326,57 @@ function sortAscending(a: number[]): number[] {
   return a;
 }
 
-/** Pre/post numbers of the dominator tree, for O(1) dominance. */
+const HEAD = new Int32Scratch();
+const NEXT_SIBLING = new Int32Scratch();
+const CHILD = new Int32Scratch();
+const STACK = new Int32Scratch();
+const PRE = new Int32Scratch();
+const POST = new Int32Scratch();
+
+/** Pre/post numbers of the dominator tree, for O(1) dominance: in PRE's and POST's scratch (-1 for a block
+ *  the tree does not reach). */
 function domNumbers(idom: Int32Array, root: number, count: number): { pre: Int32Array; post: Int32Array } {
-  const head = new Int32Array(count).fill(-1);
-  const nextSibling = new Int32Array(count).fill(-1);
+  const head = HEAD.get(count).fill(-1, 0, count);
+  const nextSibling = NEXT_SIBLING.get(count).fill(-1, 0, count);
   for (let b = count - 1; b >= 0; b--) {
     const p = idom[b]!;
     if (b === root || p < 0) continue;
     nextSibling[b] = head[p]!;
     head[p] = b;
   }
-  const pre = new Int32Array(count).fill(-1);
-  const post = new Int32Array(count).fill(-1);
+  const pre = PRE.get(count).fill(-1, 0, count);
+  const post = POST.get(count).fill(-1, 0, count);
   let clock = 0;
-  const stack: number[] = [root];
-  const child = new Int32Array(count).fill(-2);
+  // (Each block is pushed once: count entries suffice.)
+  const stack = STACK.get(count);
+  let top = 0;
+  stack[top++] = root;
+  const child = CHILD.get(count).fill(-2, 0, count);
   pre[root] = clock++;
-  while (stack.length > 0) {
-    const x = stack[stack.length - 1]!;
+  while (top > 0) {
+    const x = stack[top - 1]!;
     const c = child[x] === -2 ? head[x]! : nextSibling[child[x]!]!;
     if (c === -1) {
       post[x] = clock++;
-      stack.pop();
+      top--;
       continue;
     }
     child[x] = c;
     pre[c] = clock++;
-    stack.push(c);
+    stack[top++] = c;
   }
   return { pre, post };
 }
+
+const NEXT = new Int32Scratch();
+const BIT_BASE = new Int32Scratch();
+const BIT_END = new Int32Scratch();
+const BIT_TO_DEF = new Int32Scratch();
+const GEN = new Uint32Scratch();
+const KILL = new Uint32Scratch();
+const BOUNDARY = new Uint32Scratch();
+const STATE = new Uint32Scratch();
+const FILL = new Int32Scratch();
 
 function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): ReachingDefinitions {
   const cfg = ctx.cfg(fn);
@@ -320,18 +386,33 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
   const { defStart, defReg, defKills, useStart, useReg, useIns } = t;
   const defSlots = defReg.length;
   const U = useReg.length;
-  // Definition ids grouped by register, entry definition first.
-  const regBase = new Int32Array(R + 1);
+  // Definition ids grouped by register, entry definition first: one per register and one per def slot.
+  const D = R === 0 ? 0 : R + defSlots;
+  // The facts' arrays of known length are views of one buffer (one backing store, not eight).
+  const oDefIns = R + 1;
+  const oDefRegOf = oDefIns + D;
+  const oDefIdOfSlot = oDefRegOf + D;
+  const oBitOfDef = oDefIdOfSlot + defSlots;
+  const oRdStart = oBitOfDef + D;
+  const oDuStart = oRdStart + U + 1;
+  const ints = oDuStart + D + 1;
+  const buffer = new ArrayBuffer(4 * ints + R);
+  const regBase = new Int32Array(buffer, 0, R + 1);
+  const defIns = new Int32Array(buffer, 4 * oDefIns, D);
+  const defRegOf = new Int32Array(buffer, 4 * oDefRegOf, D);
+  const defIdOfSlot = new Int32Array(buffer, 4 * oDefIdOfSlot, defSlots);
+  const bitOfDef = new Int32Array(buffer, 4 * oBitOfDef, D).fill(-1);
+  const rdStart = new Int32Array(buffer, 4 * oRdStart, U + 1);
+  const duStart = new Int32Array(buffer, 4 * oDuStart, D + 1);
+  const simple = new Uint8Array(buffer, 4 * ints, R);
   for (let s = 0; s < defSlots; s++) regBase[defReg[s]! + 1]!++;
   for (let r = 0; r < R; r++) regBase[r + 1]! += regBase[r]! + 1;
-  const D = R === 0 ? 0 : regBase[R]!;
-  const defIns = new Int32Array(D).fill(ENTRY);
-  const defRegOf = new Int32Array(D);
-  const defIdOfSlot = new Int32Array(defSlots);
-  const next = new Int32Array(R);
+  const next = NEXT.get(R);
   for (let r = 0; r < R; r++) {
-    next[r] = regBase[r]! + 1;
-    for (let d = regBase[r]!; d < regBase[r + 1]!; d++) defRegOf[d] = r;
+    const d0 = regBase[r]!;
+    defIns[d0] = ENTRY;
+    next[r] = d0 + 1;
+    for (let d = d0; d < regBase[r + 1]!; d++) defRegOf[d] = r;
   }
   for (let i = 0; i < n; i++) {
     for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
@@ -342,7 +423,6 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
   }
 
   // Simple registers: no write, or one killing write dominating every read.
-  const simple = new Uint8Array(R);
   const dom = ctx.dominators(fn);
   const { pre, post } = domNumbers(dom.idom, dom.root, cfg.blocks.length + 1);
   const blockOf = cfg.blockOf;
@@ -364,20 +444,24 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
       : pre[bd] !== -1 && pre[bu] !== -1 && pre[bd]! < pre[bu]! && post[bu]! < post[bd]!;
     if (!dominates) simple[r] = 0;
   }
-  for (let r = 0; r < R; r++) if (simple[r] === 2) simple[r] = 1;
 
-  // Bits for the definitions of the other registers.
-  const bitOfDef = new Int32Array(D).fill(-1);
-  const bitBase = new Int32Array(R);
-  const bitEnd = new Int32Array(R);
+  // Bits for the definitions of the other registers (a candidate that passed is simple).
+  const bitBase = BIT_BASE.get(R);
+  const bitEnd = BIT_END.get(R);
+  // (At most one bit per definition.)
+  const bitToDef = BIT_TO_DEF.get(D);
   let bits = 0;
   for (let r = 0; r < R; r++) {
+    if (simple[r] === 2) simple[r] = 1;
     bitBase[r] = bits;
-    if (simple[r] === 0) for (let d = regBase[r]!; d < regBase[r + 1]!; d++) bitOfDef[d] = bits++;
+    if (simple[r] === 0) {
+      for (let d = regBase[r]!; d < regBase[r + 1]!; d++) {
+        bitToDef[bits] = d;
+        bitOfDef[d] = bits++;
+      }
+    }
     bitEnd[r] = bits;
   }
-  const bitToDef = new Int32Array(bits);
-  for (let d = 0; d < D; d++) if (bitOfDef[d]! >= 0) bitToDef[bitOfDef[d]!] = d;
   const words = bitWords(bits);
   if (words * cfg.blocks.length > MAX_BITSET_WORDS) {
     throw new AnalysisBudgetExceeded('reaching definitions', `${bits.toLocaleString('en-US')} definitions × ${cfg.blocks.length.toLocaleString('en-US')} blocks in ${fn.name}`);
@@ -388,34 +472,35 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
       if (b === -1) continue;
       if (defKills[s] === 1) {
         const r = defReg[s]!;
-        clearRange(state, bitBase[r]!, bitEnd[r]!);
+        clearRange(state, 0, bitBase[r]!, bitEnd[r]!);
       }
       state[b >>> 5]! |= 1 << (b & 31);
     }
   };
   // Each block's effect as gen/kill sets, so a solver visit costs the set
-  // size, not the block's length: out = gen | (in & ~kill).
+  // size, not the block's length: out = gen | (in & ~kill). (Scratch: the
+  // solver reads them, and the boundary, during the solve only.)
   const B = cfg.blocks.length;
-  const gen = new Uint32Array(bits === 0 ? 0 : B * words);
-  const kill = new Uint32Array(bits === 0 ? 0 : B * words);
+  const size = bits === 0 ? 0 : B * words;
+  const gen = GEN.get(size).fill(0, 0, size);
+  const kill = KILL.get(size).fill(0, 0, size);
   if (bits !== 0) {
     for (const block of cfg.blocks) {
-      const g = gen.subarray(block.id * words, (block.id + 1) * words);
-      const k = kill.subarray(block.id * words, (block.id + 1) * words);
+      const base = block.id * words;
       for (let s = defStart[block.start]!; s < defStart[block.end]!; s++) {
         const b = bitOfDef[defIdOfSlot[s]!]!;
         if (b === -1) continue;
         if (defKills[s] === 1) {
           const r = defReg[s]!;
-          clearRange(g, bitBase[r]!, bitEnd[r]!);
-          setRange(k, bitBase[r]!, bitEnd[r]!);
+          clearRange(gen, base, bitBase[r]!, bitEnd[r]!);
+          setRange(kill, base, bitBase[r]!, bitEnd[r]!);
         }
-        g[b >>> 5]! |= 1 << (b & 31);
+        gen[base + (b >>> 5)]! |= 1 << (b & 31);
       }
     }
   }
   // The entry definitions of the registers that take bits reach the entry block.
-  const boundary = new Uint32Array(words);
+  const boundary = BOUNDARY.get(words).fill(0, 0, words);
   for (let r = 0; r < R; r++) {
     if (simple[r] === 1) continue;
     const x = bitOfDef[regBase[r]!]!;
@@ -428,12 +513,11 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
 
   // Per use slot, the reaching definitions (slots are numbered in
   // instruction order and blocks are contiguous ranges in order).
-  const rdStart = new Int32Array(U + 1);
   const rd = REACHING.reset();
   // (Written straight into the buffer's storage: room for a block's simple reads made at once.)
   let out = rd.reserve(U);
   let at = 0;
-  const state = new Uint32Array(words);
+  const state = STATE.get(words);
   for (const block of cfg.blocks) {
     if (block.start === block.end) continue;
     for (let w = 0, base = block.id * words; w < words; w++) state[w] = atBlockStart[base + w]!;
@@ -461,18 +545,20 @@ function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): Re
   rdStart[U] = at;
   // (The walk's one closure, run for every instruction: its compiled code kept from function to function.)
   keepCompiled('reaching-definitions', apply);
-  const rdDef = rd.take();
+  // The pairs both ways in a second buffer, made once their count is known.
+  const pairs = new ArrayBuffer(8 * at);
+  const rdDef = new Int32Array(pairs, 0, at);
+  rdDef.set(out.subarray(0, at));
 
   // The inverse: use slots of each definition.
-  const duStart = new Int32Array(D + 1);
-  for (let k = 0; k < rdDef.length; k++) duStart[rdDef[k]! + 1]!++;
+  for (let k = 0; k < at; k++) duStart[rdDef[k]! + 1]!++;
   for (let d = 0; d < D; d++) duStart[d + 1]! += duStart[d]!;
-  const fill = duStart.slice(0, D);
-  const duUse = new Int32Array(rdDef.length);
+  const fill = FILL.get(D);
+  fill.set(duStart.subarray(0, D));
+  const duUse = new Int32Array(pairs, 4 * at, at);
   for (let s = 0; s < U; s++) {
     for (let k = rdStart[s]!; k < rdStart[s + 1]!; k++) duUse[fill[rdDef[k]!]!++] = s;
   }
-
   const reachingOf: (readonly number[] | undefined)[] = [];
   return {
     fn, table: t, definitionCount: D, regBase, defIns, defRegOf, defIdOfSlot, rdStart, rdDef, duStart, duUse,

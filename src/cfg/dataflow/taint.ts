@@ -79,15 +79,21 @@ export interface TaintFacts {
   explain(ins: number | FlatInstruction, fact: TaintFact, source: TaintSource, mode?: TaintMode): TaintChain | undefined;
 }
 
-const LOADS: ReadonlySet<string> = new Set(['ld', 'ldu', 'atom', 'ldmatrix']);
 const STORES: ReadonlySet<string> = new Set(['st', 'st.async', 'stmatrix', 'red', 'red.async', 'atom']);
 
-/** Operand positions that move data into the destination, for data-movement-only taint. */
-function movedOperands(op: string): readonly number[] | undefined {
+/** What an opcode is to taint, as a small code (one string test per opcode of a function, not per
+ *  instruction): a load-like source, or an instruction that moves operand 1 (or operands 1 and 2) into its
+ *  destination, for data-movement-only taint. */
+const OTHER = 0;
+const LOAD = 1;
+const MOVES_1 = 2;
+const MOVES_1_2 = 3;
+function opcodeKind(op: string): number {
   switch (op) {
-    case 'mov': case 'cvt': case 'cvta': case 'shfl': return [1];
-    case 'selp': case 'slct': case 'prmt': return [1, 2];
-    default: return undefined;
+    case 'ld': case 'ldu': case 'atom': case 'ldmatrix': return LOAD;
+    case 'mov': case 'cvt': case 'cvta': case 'shfl': return MOVES_1;
+    case 'selp': case 'slct': case 'prmt': return MOVES_1_2;
+    default: return OTHER;
   }
 }
 
@@ -95,6 +101,10 @@ const SPACE_SOURCE: Readonly<Record<AccessSpace, number>> = {
   generic: TAINT.generic, global: TAINT.global, shared: TAINT.shared, 'shared::cluster': TAINT.shared,
   local: TAINT.local, const: TAINT.const, param: TAINT.param,
 };
+
+/** The source of each space code of the value flow (`ACCESS_SPACES` order): an array read per load, not a
+ *  lookup by the space's name. */
+const SOURCE_OF_SPACE = Uint8Array.from(ACCESS_SPACES, (s) => SPACE_SOURCE[s]);
 
 /** Source space of a generic access from its address provenance. */
 function sourceFromProvenance(mask: number): number {
@@ -127,25 +137,53 @@ function registersIn(fn: FunctionModel, e: A.Expression, out: RegisterSymbol[]):
   }
 }
 
+// The opcode kinds of a function's opcodes, kept from function to function (grown, never shrunk; not
+// cleared): an allocation is a backing store each (~1 us).
+let KIND = new Uint8Array(64);
+
 function computeTaint(ctx: AnalysisContext, fn: FunctionModel): TaintFacts {
   const flow = ctx.get(fn, valueFlowAnalysis);
   const prov = ctx.get(fn, provenanceAnalysis);
   const ins = fn.instructions;
   const n = ins.length;
   const D = flow.defCount;
-  const anyMask = new Uint8Array(D);
-  const movedMask = new Uint8Array(D);
-
+  const U = flow.useReg.length;
+  // The four retained arrays (`role` by the chains) are views of one buffer (one backing store, not four).
+  const buffer = new ArrayBuffer(2 * D + n + U);
+  const anyMask = new Uint8Array(buffer, 0, D);
+  const movedMask = new Uint8Array(buffer, D, D);
+  const sourceOf = new Uint8Array(buffer, 2 * D, n);
   // What each use counts for: bit 0 any-mode data, bit 1 movement.
-  const role = new Uint8Array(flow.useReg.length);
-  const sourceOf = new Uint8Array(n);
-  const isLoad = flow.opcodes.map((o) => LOADS.has(o));
-  const movedOf = flow.opcodes.map((o) => movedOperands(o));
+  const role = new Uint8Array(buffer, 2 * D + n, U);
+  const opcodes = flow.opcodes;
+  if (KIND.length < opcodes.length) KIND = new Uint8Array(Math.max(opcodes.length, 2 * KIND.length));
+  const kindOf = KIND;
+  for (let o = 0; o < opcodes.length; o++) kindOf[o] = opcodeKind(opcodes[o]!);
+  // Marks operand k of instruction i as moved into its destination.
+  const markMoved = (i: number, k: number): void => {
+    // The flow's tables answer most operands without the syntax tree (reading an instruction's node is a
+    // cache miss on a large module): a plain register name has its use slot, and every other operand of a
+    // `plain` instruction is an immediate (or absent).
+    const direct = k < OPERAND_SLOTS ? flow.operandUse[i * OPERAND_SLOTS + k]! : -1;
+    if (direct >= 0) {
+      role[direct]! |= 2;
+      return;
+    }
+    if (k < OPERAND_SLOTS && flow.plain[i] === 1) return;
+    const o = ins[i]!.node.operands[k];
+    if (o === undefined || o.kind === 'Int' || o.kind === 'Float') return;
+    const regs: RegisterSymbol[] = [];
+    registersIn(fn, o, regs);
+    for (const r of regs) {
+      const u = flow.useOf(i, r.id);
+      if (u >= 0) role[u]! |= 2;
+    }
+  };
   for (let i = 0; i < n; i++) {
-    const op = flow.opcode[i]!;
-    if (isLoad[op] === true) {
+    const kind = kindOf[flow.opcode[i]!]!;
+    if (kind === LOAD) {
       const space = flow.space[i]!;
-      if (space !== 0) sourceOf[i] = SPACE_SOURCE[ACCESS_SPACES[space]!];
+      if (space !== 0) sourceOf[i] = SOURCE_OF_SPACE[space]!;
       else {
         const a = flow.insAddrStart[i]!;
         sourceOf[i] = sourceFromProvenance(a < flow.insAddrStart[i + 1]! ? prov.addressProvenance[a]! : 0);
@@ -154,27 +192,9 @@ function computeTaint(ctx: AnalysisContext, fn: FunctionModel): TaintFacts {
     }
     const g = flow.guardUse[i]!;
     for (let u = flow.insUseStart[i]!; u < flow.insUseStart[i + 1]!; u++) if (u !== g) role[u] = 1;
-    const moved = movedOf[op];
-    if (moved === undefined) continue;
-    for (const k of moved) {
-      // The flow's tables answer most operands without the syntax tree (reading an instruction's node is a
-      // cache miss on a large module): a plain register name has its use slot, and every other operand of a
-      // `plain` instruction is an immediate (or absent).
-      const direct = k < OPERAND_SLOTS ? flow.operandUse[i * OPERAND_SLOTS + k]! : -1;
-      if (direct >= 0) {
-        role[direct]! |= 2;
-        continue;
-      }
-      if (k < OPERAND_SLOTS && flow.plain[i] === 1) continue;
-      const o = ins[i]!.node.operands[k];
-      if (o === undefined || o.kind === 'Int' || o.kind === 'Float') continue;
-      const regs: RegisterSymbol[] = [];
-      registersIn(fn, o, regs);
-      for (const r of regs) {
-        const u = flow.useOf(i, r.id);
-        if (u >= 0) role[u]! |= 2;
-      }
-    }
+    if (kind === OTHER) continue;
+    markMoved(i, 1);
+    if (kind === MOVES_1_2) markMoved(i, 2);
   }
 
   const evaluate = (i: number): boolean => {
@@ -208,7 +228,7 @@ function computeTaint(ctx: AnalysisContext, fn: FunctionModel): TaintFacts {
   const seed = (i: number): boolean => sourceOf[i] !== 0;
   propagate(flow, seed, evaluate);
   // (The propagation's closures, run for every instruction: their compiled code kept from function to function.)
-  keepCompiled('taint', seed, evaluate);
+  keepCompiled('taint', seed, evaluate, markMoved);
 
   const maskAt = (i: number, r: number, masks: Uint8Array): number => {
     const u = flow.useOf(i, r);
