@@ -46,6 +46,7 @@ import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { LoopForest } from '../loops.js';
 import { typeBytes, type EffectTable, type FlatInstruction, type FunctionModel, type RegisterSymbol, type SregSymbol as ModelSreg, type VariableSymbol } from '../symbols.js';
 import type { SregVariance } from '../../parser/isa/sregs.js';
+import { registerList } from './effects.js';
 import { solve, type DataflowResult } from './solver.js';
 
 // ================================================================ forms
@@ -721,13 +722,10 @@ export interface CompiledFunction {
   readonly writtenParams: ReadonlySet<VariableSymbol>;
   /** How many `sreg`/`var` operand slots. */
   readonly slots: number;
-  /** Where instruction i's record starts in a flat per-function array: its
-   *  uses, then its defs; `offsets[n]` is the total. */
-  readonly offsets: Int32Array;
   /** Integer and predicate registers live into some block: the entries of the block states. */
   readonly live: LiveIn;
   /** The model's registers of each instruction, by id: uses `fx.useIds[fx.useStart[i], fx.useStart[i + 1])`
-   *  (the guard first), defs likewise; `offsets[i]` is `fx.useStart[i] + fx.defStart[i]`. */
+   *  (the guard first), defs likewise. They also place each instruction's records (`recordAt`). */
   readonly fx: EffectTable;
   /** The function's registers by id. */
   readonly regs: readonly RegisterSymbol[];
@@ -968,13 +966,6 @@ interface RegisterIds {
   readonly regs: readonly RegisterSymbol[];
 }
 
-/** Registers `ids[from, to)` as a list. */
-function registerList(regs: readonly RegisterSymbol[], ids: Int32Array, from: number, to: number): RegisterSymbol[] {
-  const out = new Array<RegisterSymbol>(to - from);
-  for (let k = from; k < to; k++) out[k - from] = regs[ids[k]!]!;
-  return out;
-}
-
 /** A compiled instruction: what its opcode and modifiers say is one shared object (`op`), its registers the
  *  function's effect table (`ids`), its guard the first of its uses, so that each instruction keeps seven
  *  fields, not thirteen (the compiled instructions of a function live as long as its facts: each field was
@@ -1047,7 +1038,6 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   let at = 0;
   // (A loop filling a list made at its length, not `map` with a closure.)
   const ins = new Array<CompiledIns>(list.length);
-  const offsets = new Int32Array(list.length + 1);
   // The registers live into some block (read before being written in it; a guarded write reads the old value),
   // found in the same walk: blocks cover the instructions in order. Per register: UNSEEN, -2 (not followed),
   // -1 (not live-in yet), else its position; `stamp`, the block that last wrote it.
@@ -1094,7 +1084,6 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
       if (guard.negated) flags |= NEGATED;
     }
     ins[n] = new Compiled(n, node, op, flags, ids, srcAt, address);
-    offsets[n + 1] = u1 + d1;
     const b = blockOf[n]!;
     for (let k = u0; k < u1; k++) {
       const id = fx.useIds[k]!;
@@ -1119,7 +1108,7 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     }
   }
   for (let r = 0; r < nRegs; r++) if (index[r]! < 0) index[r] = -1;
-  return { ins, srcs, writtenParams, slots: slots.n, offsets, live: { index, regs }, fx, regs: registers };
+  return { ins, srcs, writtenParams, slots: slots.n, live: { index, regs }, fx, regs: registers };
 }
 
 /** Where `reg` (a register, or a register's name) is among instruction i's uses (its defs with `defs`), or -1. */
@@ -1133,6 +1122,13 @@ export function registerPosition(code: CompiledFunction, i: number, defs: boolea
     if (r === reg || r.name === reg) return k - from;
   }
   return -1;
+}
+
+/** Where instruction i's record starts in a flat per-function array of what the engines read and write: its
+ *  uses, then its defs (the registers before it, counted in the effect table); `recordAt(code, n)` is the
+ *  total. */
+export function recordAt(code: CompiledFunction, i: number): number {
+  return code.fx.useStart[i]! + code.fx.defStart[i]!;
 }
 
 /** The source of operand `k` of a compiled instruction; undefined past its last operand. Read without the
@@ -1428,7 +1424,7 @@ class AffineEngine {
   private readonly touched: number[] = [];
   private nTouched = 0;
   private readonly nRegs: number;
-  /** Per instruction (from `offsets`): values of its uses, then of its defs, aligned with CompiledIns. */
+  /** Per instruction (from `recordAt`): values of its uses, then of its defs, aligned with CompiledIns. */
   readonly records: (Val | undefined)[];
   /** Instructions recorded (reachable). */
   readonly reached: Uint8Array;
@@ -1447,7 +1443,7 @@ class AffineEngine {
     const scratch = walkScratch(this.nRegs);
     this.stamp = scratch.stamp;
     this.local = scratch.local;
-    this.records = new Array<Val | undefined>(this.code.offsets[fn.instructions.length]!);
+    this.records = new Array<Val | undefined>(recordAt(this.code, fn.instructions.length));
     this.slotForms = new Array<Form | undefined>(this.code.slots);
     this.carriedAt = new Array<{ idx: number[]; forms: Val[] } | null | undefined>(this.cfg.blocks.length);
     this.reached = new Uint8Array(fn.instructions.length);
@@ -1841,7 +1837,7 @@ class AffineEngine {
     const nu = fx.useStart[i + 1]! - u0;
     const nd = fx.defStart[i + 1]! - d0;
     const rec = this.records;
-    const at = this.code.offsets[i]!;
+    const at = u0 + d0;
     this.reached[i] = 1;
     for (let k = 0; k < nu; k++) rec[at + k] = this.get(regs[fx.useIds[u0 + k]!]!);
     if (nd === 0) return;
@@ -2360,7 +2356,7 @@ class AffineEngine {
     const start = new Int32Array(n + 1);
     let deps: Int32Array = new Int32Array(2 * n + 16);
     let len = 0;
-    const { offsets, fx } = this.code;
+    const fx = this.code.fx;
     const records = this.records;
     for (let i = 0; i < n; i++) {
       start[i] = len;
@@ -2373,8 +2369,9 @@ class AffineEngine {
         continue;
       }
       if (this.reached[at] === 0) continue;
-      const end = offsets[at]! + (fx.useStart[at + 1]! - fx.useStart[at]!);
-      for (let k = offsets[at]!; k < end; k++) {
+      // Its uses' records.
+      const end = fx.useStart[at + 1]! + fx.defStart[at]!;
+      for (let k = fx.useStart[at]! + fx.defStart[at]!; k < end; k++) {
         const form = records[k];
         if (form === undefined) continue;
         if (typeof form === 'number') {
@@ -2985,7 +2982,7 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
   const evalAt = (i: number, e: A.Expression, w: number | undefined): Form | undefined => {
     const c = engine.code.ins[i];
     if (c === undefined || engine.reached[i] === 0) return undefined;
-    const at = engine.code.offsets[i]!;
+    const at = recordAt(engine.code, i);
     let missing = false;
     const f = engine.evalExpr(e, w ?? c.ty?.width ?? 64, (r) => {
       const k = registerPosition(engine.code, i, false, r);
@@ -3001,13 +2998,13 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
     formAt(ins, reg) {
       const i = indexOf(ins);
       const k = engine.reached[i] === 1 ? registerPosition(engine.code, i, false, reg) : -1;
-      return k < 0 ? undefined : engine.Fu(engine.records[engine.code.offsets[i]! + k]);
+      return k < 0 ? undefined : engine.Fu(engine.records[recordAt(engine.code, i) + k]);
     },
     formAfter(ins, reg) {
       const i = indexOf(ins);
       const code = engine.code;
       const k = code.ins[i] === undefined || engine.reached[i] === 0 ? -1 : registerPosition(code, i, true, reg);
-      return k < 0 ? undefined : engine.Fu(engine.records[code.offsets[i]! + (code.fx.useStart[i + 1]! - code.fx.useStart[i]!) + k]);
+      return k < 0 ? undefined : engine.Fu(engine.records[code.fx.useStart[i + 1]! + code.fx.defStart[i]! + k]);
     },
     operand(ins, e) {
       return evalAt(indexOf(ins), e, undefined);

@@ -42,7 +42,7 @@ export function forgetEffects(fn: FunctionModel): void {
 }
 
 /** Registers `ids[from, to)` as a list (the shared empty one when none). */
-function listOf(regs: readonly RegisterSymbol[], ids: Int32Array, from: number, to: number): readonly RegisterSymbol[] {
+export function registerList(regs: readonly RegisterSymbol[], ids: Int32Array, from: number, to: number): readonly RegisterSymbol[] {
   if (from === to) return NO_REGISTERS;
   const out = new Array<RegisterSymbol>(to - from);
   for (let k = from; k < to; k++) out[k - from] = regs[ids[k]!]!;
@@ -62,8 +62,8 @@ export function effects(fn: FunctionModel, ins: FlatInstruction): Effects {
   if (e === undefined) {
     const t = fn.effectTable;
     e = {
-      defs: listOf(fn.registers, t.defIds, t.defStart[i]!, t.defStart[i + 1]!),
-      uses: listOf(fn.registers, t.useIds, t.useStart[i]!, t.useStart[i + 1]!),
+      defs: registerList(fn.registers, t.defIds, t.defStart[i]!, t.defStart[i + 1]!),
+      uses: registerList(fn.registers, t.useIds, t.useStart[i]!, t.useStart[i + 1]!),
     };
     lists[i] = e;
   }

@@ -34,7 +34,7 @@ import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 import {
   addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, GUARDED, HI, immediate, intWidth, NAMED_DEST, pvEmpty,
-  pvEquals, pvGet, pvMerge, pvSetMany, pow2, registerPosition, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
+  pvEquals, pvGet, pvMerge, pvSetMany, pow2, recordAt, registerPosition, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
   srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve } from './solver.js';
@@ -533,7 +533,7 @@ class RangeEngine {
   private readonly setVal = SCRATCH.setVal;
   /** The out-edge conditions of the block `runBlock` ran last. */
   private lastEdges: Edges | undefined;
-  /** Per instruction (from `offsets`): the intervals of its uses, then of its defs, aligned with CompiledIns,
+  /** Per instruction (from `recordAt`): the intervals of its uses, then of its defs, aligned with CompiledIns,
    *  as pairs of bounds (slot s at 2s, 2s + 1; unknown as [-∞, ∞]). (Bounds, not intervals: an array of
    *  pointers per function and the intervals only it held were 5 MB of what the facts of scan_reduce.ptx
    *  kept on the heap, copied by each scavenge they lived through, and every record written into the array,
@@ -551,7 +551,7 @@ class RangeEngine {
     this.live = this.code.live;
     this.empty = pvEmpty<Interval>(this.live.regs.length);
     this.input = this.empty;
-    this.bounds = new Float64Array(2 * this.code.offsets[fn.instructions.length]!);
+    this.bounds = new Float64Array(2 * recordAt(this.code, fn.instructions.length));
     this.reached = new Uint8Array(fn.instructions.length);
     const bounds = blockBounds(ctx, fn);
     this.block = bounds?.dims;
@@ -829,7 +829,7 @@ class RangeEngine {
     const nu = fx.useStart[i + 1]! - u0;
     const nd = fx.defStart[i + 1]! - d0;
     const guarded = (c.flags & GUARDED) !== 0;
-    const at = this.code.offsets[i]!;
+    const at = u0 + d0;
     this.reached[i] = 1;
     for (let k = 0; k < nu; k++) this.record(at + k, this.get(regs[fx.useIds[u0 + k]!]!));
     if (nd > 0) {
@@ -1446,7 +1446,7 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
     const fx = code.fx;
     const r = code.regs[defs ? fx.defIds[fx.defStart[i]! + k]! : fx.useIds[fx.useStart[i]! + k]!]!;
     if (intWidth(r.type) === undefined || r.vector !== undefined) return undefined;
-    const slot = code.offsets[i]! + (defs ? fx.useStart[i + 1]! - fx.useStart[i]! + k : k);
+    const slot = (defs ? fx.useStart[i + 1]! : fx.useStart[i]!) + fx.defStart[i]! + k;
     return intervalOf(engine.bounds[2 * slot]!, engine.bounds[2 * slot + 1]!);
   };
   const symMemo = new Map<number, Interval | undefined>();

@@ -64,25 +64,21 @@ const REACHING = new IntBuffer();
 // not kept, so that the sixteen holders never keep more than 4 MB (the largest function of the bench
 // modules needs 52,095 words of gen/kill, radix_sort's; 10,614 definitions).
 const SCRATCH_CAP = 1 << 16;
-class Int32Scratch {
-  private a = new Int32Array(1024);
-  get(n: number): Int32Array {
+class Scratch<T extends Int32Array | Uint32Array> {
+  private a: T;
+  constructor(private readonly make: (n: number) => T) {
+    this.a = make(1024);
+  }
+  get(n: number): T {
     if (n <= this.a.length) return this.a;
-    const a = new Int32Array(Math.max(n, Math.min(2 * this.a.length, SCRATCH_CAP)));
+    const a = this.make(Math.max(n, Math.min(2 * this.a.length, SCRATCH_CAP)));
     if (n <= SCRATCH_CAP) this.a = a;
     return a;
   }
 }
-class Uint32Scratch {
-  private a = new Uint32Array(1024);
-  get(n: number): Uint32Array {
-    if (n <= this.a.length) return this.a;
-    const a = new Uint32Array(Math.max(n, Math.min(2 * this.a.length, SCRATCH_CAP)));
-    if (n <= SCRATCH_CAP) this.a = a;
-    return a;
-  }
-}
-const SEEN = new Uint32Scratch();
+const int32Scratch = (): Scratch<Int32Array> => new Scratch((n) => new Int32Array(n));
+const uint32Scratch = (): Scratch<Uint32Array> => new Scratch((n) => new Uint32Array(n));
+const SEEN = uint32Scratch();
 
 function buildRegisterTable(fn: FunctionModel): RegisterTable {
   const n = fn.instructions.length;
@@ -326,12 +322,12 @@ function sortAscending(a: number[]): number[] {
   return a;
 }
 
-const HEAD = new Int32Scratch();
-const NEXT_SIBLING = new Int32Scratch();
-const CHILD = new Int32Scratch();
-const STACK = new Int32Scratch();
-const PRE = new Int32Scratch();
-const POST = new Int32Scratch();
+const HEAD = int32Scratch();
+const NEXT_SIBLING = int32Scratch();
+const CHILD = int32Scratch();
+const STACK = int32Scratch();
+const PRE = int32Scratch();
+const POST = int32Scratch();
 
 /** Pre/post numbers of the dominator tree, for O(1) dominance: in PRE's and POST's scratch (-1 for a block
  *  the tree does not reach). */
@@ -368,15 +364,15 @@ function domNumbers(idom: Int32Array, root: number, count: number): { pre: Int32
   return { pre, post };
 }
 
-const NEXT = new Int32Scratch();
-const BIT_BASE = new Int32Scratch();
-const BIT_END = new Int32Scratch();
-const BIT_TO_DEF = new Int32Scratch();
-const GEN = new Uint32Scratch();
-const KILL = new Uint32Scratch();
-const BOUNDARY = new Uint32Scratch();
-const STATE = new Uint32Scratch();
-const FILL = new Int32Scratch();
+const NEXT = int32Scratch();
+const BIT_BASE = int32Scratch();
+const BIT_END = int32Scratch();
+const BIT_TO_DEF = int32Scratch();
+const GEN = uint32Scratch();
+const KILL = uint32Scratch();
+const BOUNDARY = uint32Scratch();
+const STATE = uint32Scratch();
+const FILL = int32Scratch();
 
 function computeReachingDefinitions(ctx: AnalysisContext, fn: FunctionModel): ReachingDefinitions {
   const cfg = ctx.cfg(fn);
