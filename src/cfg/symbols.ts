@@ -119,6 +119,14 @@ export interface EffectTable {
   /** Per instruction: 0 without a guard predicate; 2 when its guard (`@p`, `@!p`) is a register, the first of
    *  its uses; 1 when its guard names no register. */
   readonly guarded: Uint8Array;
+  /** Where instruction i's operands start among the body's operands (all instructions' in order):
+   *  `operandStart[i, i + 1)` bounds them; `operandStart[n]` is the count. */
+  readonly operandStart: Int32Array;
+  /** Per operand of the body: the id of the register that the first name in it (as the walk meets them: left
+   *  to right, the innermost first) denotes; -1 when it holds no name, or its first name is no register. An
+   *  operand's register without reading the register's name (`%rd4`, `[%rd4+8]`: the analyses that compile
+   *  operands would otherwise compare the names of the instruction's registers with it). */
+  readonly operandRegister: Int32Array;
 }
 
 export interface FunctionModel {
@@ -266,6 +274,7 @@ class NumberedNames {
 
 const NO_EFFECTS: EffectTable = {
   useStart: new Int32Array(1), useIds: new Int32Array(0), defStart: new Int32Array(1), defIds: new Int32Array(0), guarded: new Uint8Array(0),
+  operandStart: new Int32Array(1), operandRegister: new Int32Array(0),
 };
 
 class FunctionBuilder {
@@ -287,6 +296,10 @@ class FunctionBuilder {
   numbered: NumberedNames | null = null;
   /** Set by `resolveOperands`. */
   effectTable: EffectTable = NO_EFFECTS;
+  /** The register id of the first name met in the operand being resolved (-1: none, or not a register), and
+   *  whether a name was met yet. */
+  private firstRegister = -1;
+  private named = false;
   private loc: SourceLoc | undefined;
   /** Labels waiting for their instruction, with the scope they belong to. */
   private pendingLabels: { node: A.Label; scope: Scope; directive?: A.TargetListDirective | A.CallPrototype }[] = [];
@@ -457,6 +470,11 @@ class FunctionBuilder {
     const defIds = DEF_IDS.reset();
     let ul = 0;
     let dl = 0;
+    let operands = 0;
+    for (const ins of this.instructions) operands += ins.node.operands.length;
+    const operandStart = new Int32Array(n + 1);
+    const operandRegister = new Int32Array(operands);
+    let ol = 0;
     for (const ins of this.instructions) {
       const nested = ins.scope !== this.scope;
       const node = ins.node;
@@ -464,7 +482,10 @@ class FunctionBuilder {
       defs.n = 0;
       uses.n = 0;
       const role = firstOperandRole(node);
+      operandStart[ins.index] = ol;
       for (let k = 0; k < ops.length; k++) {
+        this.named = false;
+        this.firstRegister = -1;
         if (k === 0 && role !== 0) {
           this.resolveIn(ops[0]!, ins, nested, defs);
           // (A destination it also reads: the same registers, in the same order, among the uses.)
@@ -472,6 +493,7 @@ class FunctionBuilder {
         } else {
           this.resolveIn(ops[k]!, ins, nested, uses);
         }
+        operandRegister[ol++] = this.firstRegister;
       }
       // The guard after the operands (registers of a `%r<N>` range are numbered in this order), but first
       // among the uses, as effects() lists it.
@@ -499,17 +521,25 @@ class FunctionBuilder {
     }
     useStart[n] = ul;
     defStart[n] = dl;
-    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded };
+    operandStart[n] = ol;
+    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded, operandStart, operandRegister };
   }
 
   /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction). */
   private resolveIn(e: A.Expression, ins: FlatInstruction, nested: boolean, out: Scratch): void {
     switch (e.kind) {
       case 'Name': {
-        if (e.name === '_') return;
+        if (e.name === '_') {
+          this.named = true;
+          return;
+        }
         const inner = nested ? this.nestedMeaning(e.name, ins.scope) : undefined;
         if (inner !== undefined) this.resolved.set(e, inner);
         const sym = inner ?? this.outerMeaning(e.name);
+        if (!this.named) {
+          this.named = true;
+          if (sym?.kind === 'register') this.firstRegister = sym.id;
+        }
         if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
         else if (sym.kind === 'register') out.add(sym);
         return;

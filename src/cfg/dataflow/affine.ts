@@ -773,14 +773,8 @@ const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 interface CompileState {
   n: number;
   readonly regs: Src[];
-  /** The function's registers by id, and those the instruction being compiled reads (`fx.useIds[u0, u1)`) and
-   *  writes (`fx.defIds[d0, d1)`). */
+  /** The function's registers by id. */
   readonly registers: readonly RegisterSymbol[];
-  readonly fx: EffectTable;
-  u0: number;
-  u1: number;
-  d0: number;
-  d1: number;
   /** One source per variable (and slot): what the analyses make of it depends on the variable only. */
   readonly vars: Map<VariableSymbol, Src>;
   /** One source per special register and component (and slot). */
@@ -801,12 +795,12 @@ function immSrc(value: number | undefined): Src {
 const TYPE_LISTS = new Map<string, readonly string[]>();
 const INT_TYPES = new Map<string, IntType>();
 
-/** A register's one source object in the function. */
-function regSrc(reg: RegisterSymbol, slots: CompileState): Src {
-  let r = slots.regs[reg.id];
+/** The one source object in the function of the register with id `id`. */
+function regSrc(id: number, slots: CompileState): Src {
+  let r = slots.regs[id];
   if (r === undefined) {
-    r = { k: 'reg', reg };
-    slots.regs[reg.id] = r;
+    r = { k: 'reg', reg: slots.registers[id]! };
+    slots.regs[id] = r;
   }
   return r;
 }
@@ -840,28 +834,22 @@ function sregSrc(s: ModelSreg, component: string | undefined, slots: CompileStat
 /** The source of operand `e`, whose `kind` the caller read. (An operand's `kind` is read once: operands come in a
  *  dozen shapes, so every read of it is a megamorphic property load, a stub-cache lookup as costly as the rest of
  *  compiling the operand; the compiler does not merge two of them.) */
-function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind'], slots: CompileState): Src {
+function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind'], reg: number, slots: CompileState): Src {
   switch (kind) {
     case 'Int': case 'Unary': {
       const imm = immediate64(e);
       return imm !== null ? immSrc(imm) : { k: 'expr', e };
     }
     case 'Name': {
+      // A register, from the model's operand table: no lookup, and no read of the register's name. (The names
+      // this reaches are the first its operand holds: the operand itself, the base of `base ± constant`, the
+      // element of `[...]`.)
+      if (reg >= 0) return regSrc(reg, slots);
       const name = e as A.NameExpr;
-      if (name.component === undefined) {
-        // The registers the instruction reads and writes: a name found there needs no symbol-table lookup. (The
-        // first match: every name of one instruction resolves in its one scope, so equal names are one register.
-        // Index loops: no iterator objects, whatever the tier the code runs in.)
-        const regs = slots.registers;
-        const ids = slots.fx;
-        const text = name.name;
-        for (let k = slots.u0; k < slots.u1; k++) if (regs[ids.useIds[k]!]!.name === text) return regSrc(regs[ids.useIds[k]!]!, slots);
-        for (let k = slots.d0; k < slots.d1; k++) if (regs[ids.defIds[k]!]!.name === text) return regSrc(regs[ids.defIds[k]!]!, slots);
-      }
       const s = fn.resolve(name);
       if (s === undefined) return NONE;
       switch (s.kind) {
-        case 'register': return regSrc(s, slots);
+        case 'register': return regSrc(s.id, slots);
         case 'variable': return varSrc(s, slots);
         case 'sreg': return s.name === 'WARP_SZ' ? immSrc(32) : sregSrc(s, name.component, slots);
         // Labels (branch targets: one operand in ten) and functions: no value either analysis reads.
@@ -875,7 +863,7 @@ function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind
       const off = immediate64(b.right);
       if (off === null || off === undefined) return { k: 'expr', e };
       const left = b.left;
-      const base = compileSrc(fn, left, left.kind, slots);
+      const base = compileSrc(fn, left, left.kind, reg, slots);
       return base.k === 'reg' || base.k === 'var' ? { k: 'sum', base, offset: b.op === '+' ? off : -off } : { k: 'expr', e };
     }
     default:
@@ -1027,14 +1015,14 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const registers = fn.registers;
   const ids: RegisterIds = { fx, regs: registers };
   const slots: CompileState = {
-    n: 0, regs: new Array<Src>(registers.length), vars: new Map(), sregs: new Map(), registers, fx, u0: 0, u1: 0, d0: 0, d1: 0,
+    n: 0, regs: new Array<Src>(registers.length), vars: new Map(), sregs: new Map(), registers,
   };
   const list = fn.instructions;
   // The sources' list made at its length (one per operand) and filled by index: `push` was a call of the generic
-  // builtin for every operand, a tenth of compiling.
-  let operands = 0;
-  for (let n = 0; n < list.length; n++) operands += list[n]!.node.operands.length;
-  const srcs = new Array<Src>(operands);
+  // builtin for every operand, a tenth of compiling. (Operand k of instruction n is `operandStart[n] + k`, as in
+  // the model's operand table.)
+  const srcs = new Array<Src>(fx.operandStart[list.length]!);
+  const operandRegister = fx.operandRegister;
   let at = 0;
   // (A loop filling a list made at its length, not `map` with a closure.)
   const ins = new Array<CompiledIns>(list.length);
@@ -1048,31 +1036,35 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const blockOf = cfg.blockOf;
   for (let n = 0; n < list.length; n++) {
     const node = list[n]!.node;
-    // (Its registers' ids: numbers in the compile state, no store through the write barrier.)
-    const u0 = slots.u0 = fx.useStart[n]!;
-    const u1 = slots.u1 = fx.useStart[n + 1]!;
-    const d0 = slots.d0 = fx.defStart[n]!;
-    const d1 = slots.d1 = fx.defStart[n + 1]!;
+    const u0 = fx.useStart[n]!;
+    const u1 = fx.useStart[n + 1]!;
+    const d0 = fx.defStart[n]!;
+    const d1 = fx.defStart[n + 1]!;
     const op = opInfo(node.opcode, node.modifiers);
     let flags = op.flags;
     const ops = node.operands;
     const srcAt = at;
     // The first bracketed operand (`addressOperand`), found in the same walk.
     let first: A.AddressExpr | undefined;
+    let firstAt = 0;
     for (let k = 0; k < ops.length; k++) {
       const o = ops[k]!;
       // (Each operand's `kind` read once: see compileSrc.)
       const kind = o.kind;
       if (k === 0 && kind === 'Name') flags |= NAMED_DEST;
       if (kind === 'Address') {
-        first ??= o as A.AddressExpr;
+        if (first === undefined) {
+          first = o as A.AddressExpr;
+          firstAt = at;
+        }
         srcs[at++] = NONE;
       } else {
-        srcs[at++] = kind === 'Vector' || kind === 'PredPair' || kind === 'List' ? NONE : compileSrc(fn, o, kind, slots);
+        srcs[at] = kind === 'Vector' || kind === 'PredPair' || kind === 'List' ? NONE : compileSrc(fn, o, kind, operandRegister[at]!, slots);
+        at++;
       }
     }
     const only = first === undefined || first.elements.length !== 1 ? undefined : first.elements[0]!;
-    const address = only === undefined ? undefined : compileSrc(fn, only, only.kind, slots);
+    const address = only === undefined ? undefined : compileSrc(fn, only, only.kind, operandRegister[firstAt]!, slots);
     if (op.opcode === 'st' && (flags & PARAM) !== 0 && address !== undefined) {
       const base = address.k === 'sum' ? address.base : address;
       if (base.k === 'var') writtenParams.add(base.variable);
