@@ -84,6 +84,18 @@ export interface RegisterRange {
   readonly declarator: A.Declarator;
   readonly count: number;
   readonly regs: (RegisterSymbol | undefined)[];
+  /** What the declaration says of each of them. */
+  readonly info: RegisterInfo;
+}
+
+/** What a `.reg` declaration says of every register it declares: one object per declaration, of one shape. */
+export class RegisterInfo {
+  constructor(readonly type: string, readonly vector: string | undefined) {}
+
+  static of(decl: A.VariableDecl): RegisterInfo {
+    const t = declType(decl);
+    return new RegisterInfo(t.type, t.vector);
+  }
 }
 
 /** The nearest preceding `.loc`: where an instruction comes from in the source. */
@@ -281,7 +293,6 @@ class FunctionBuilder {
   readonly instructions: Flat[] = [];
   readonly labels: LabelSymbol[] = [];
   readonly registers: RegisterSymbol[] = [];
-  private readonly declTypes = new Map<A.VariableDecl, ReturnType<typeof declType>>();
   /** Per name, as the function's outermost scope sees it (null: nothing): one entry per distinct name
    *  instead of one per occurrence. */
   readonly byName = new Map<string, SymbolRef | null>();
@@ -309,17 +320,13 @@ class FunctionBuilder {
     for (const p of [...(decl.returns ?? []), ...decl.params]) this.declare(this.scope, p, true, 0);
   }
 
-  private newRegister(name: string, decl: A.VariableDecl, isParam: boolean): RegisterSymbol {
-    // Registers of one declaration (`.reg .b32 %r<900>;`) share its type.
-    let t = this.declTypes.get(decl);
-    if (t === undefined) {
-      t = declType(decl);
-      this.declTypes.set(decl, t);
-    }
+  /** A new register of declaration `decl` (`info`: what the declaration says of it). */
+  private newRegister(name: string, decl: A.VariableDecl, info: RegisterInfo, isParam: boolean): RegisterSymbol {
     const id = this.registers.length;
-    const r: RegisterSymbol = t.vector === undefined
-      ? { kind: 'register', name, type: t.type, decl, id, isParam }
-      : { kind: 'register', name, type: t.type, decl, id, isParam, vector: t.vector };
+    const vector = info.vector;
+    const r: RegisterSymbol = vector === undefined
+      ? { kind: 'register', name, type: info.type, decl, id, isParam }
+      : { kind: 'register', name, type: info.type, decl, id, isParam, vector };
     this.registers.push(r);
     return r;
   }
@@ -327,16 +334,18 @@ class FunctionBuilder {
   /** Declares what `decl` names in `scope`; `statements`, the declaring block's statement count, bounds the
    *  room made for a `%r<N>` range's registers (a body of S statements names few more than 8·S of them). */
   declare(scope: Scope, decl: A.VariableDecl, isParam: boolean, statements: number): void {
+    // (What a `.reg` declaration says of its registers, once: `.reg .b32 %r<900>;` makes 900 of them.)
+    const info = decl.space === '.reg' ? RegisterInfo.of(decl) : undefined;
     for (const d of decl.declarators) {
-      if (decl.space === '.reg') {
+      if (info !== undefined) {
         if (d.count !== undefined) {
           // Made with room for every register the body can name (a register first used far past the others
           // would make a list grown from empty a slow dictionary), but not for more: `%r<65536>` in each of
           // thousands of small functions must not take 512 kB each.
           const regs = new Array<RegisterSymbol | undefined>(Math.min(d.count, MAX_DENSE_RANGE, 8 * statements + 64));
-          scope.ranges.set(d.name, { prefix: d.name, decl, declarator: d, count: d.count, regs });
+          scope.ranges.set(d.name, { prefix: d.name, decl, declarator: d, count: d.count, regs, info });
         } else {
-          scope.registers.set(d.name, this.newRegister(d.name, decl, isParam));
+          scope.registers.set(d.name, this.newRegister(d.name, decl, info, isParam));
         }
       } else {
         scope.variables.set(d.name, variableSymbol(decl, d, false, isParam));
@@ -424,7 +433,7 @@ class FunctionBuilder {
   private rangeRegister(range: RegisterRange, n: number, name: string): RegisterSymbol {
     let r = range.regs[n];
     if (r === undefined) {
-      r = this.newRegister(name, range.decl, false);
+      r = this.newRegister(name, range.decl, range.info, false);
       range.regs[n] = r;
     }
     return r;
@@ -550,7 +559,12 @@ class FunctionBuilder {
         this.resolveIn(e.test, ins, nested, out); this.resolveIn(e.then, ins, nested, out); this.resolveIn(e.otherwise, ins, nested, out);
         return;
       case 'Cast': this.resolveIn(e.arg, ins, nested, out); return;
-      case 'Vector': case 'Address': case 'List': for (const x of e.elements) this.resolveIn(x, ins, nested, out); return;
+      case 'Vector': case 'Address': case 'List': {
+        // (An index loop: no iterator.)
+        const elements = e.elements;
+        for (let k = 0; k < elements.length; k++) this.resolveIn(elements[k]!, ins, nested, out);
+        return;
+      }
       case 'PredPair': this.resolveIn(e.first, ins, nested, out); this.resolveIn(e.second, ins, nested, out); return;
       default: return;
     }

@@ -3,7 +3,7 @@
 // symbol model collects them (src/cfg/symbols.ts: a function's effect table,
 // by register id); `effects` gives one instruction's as lists.
 import type * as A from '../../parser/ast.js';
-import { destinationIsRead, writesFirstOperand } from '../../parser/isa/effects.js';
+import { destinationRole } from '../../parser/isa/effects.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 
 export interface Effects {
@@ -29,8 +29,9 @@ export class Scratch {
 export function firstOperandRole(node: A.Instruction): 0 | 1 | 2 {
   const ops = node.operands;
   if (node.opcode === 'call') return ops[0]?.kind === 'List' && ops.length > 1 ? 1 : 0;
-  if (ops.length === 0 || !writesFirstOperand(node.opcode, node.modifiers) || ops[0]!.kind === 'Address') return 0;
-  return destinationIsRead(node.opcode, node.modifiers) ? 2 : 1;
+  if (ops.length === 0) return 0;
+  const role = destinationRole(node.opcode, node.modifiers);
+  return role === 0 || ops[0]!.kind === 'Address' ? 0 : role;
 }
 
 /** Per function, the lists `effects` has made, by instruction (checks ask about a few instructions). */
