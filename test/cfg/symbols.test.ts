@@ -190,6 +190,87 @@ describe('the registers each instruction writes and reads, listed by the model a
   });
 });
 
+describe('the operand table: each operand\'s first name, as a register id', () => {
+  const fn = model(`.shared .align 4 .b8 smem[64];
+.entry k(.param .u64 p) {
+  .reg .b32 %r<6>;
+  .reg .pred %p<2>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [p];
+  add.s32 %r1, %r2, 4;
+  ld.global.u32 %r3, [%rd1+8];
+  st.shared.u32 [smem+4], %r3;
+  mov.u32 %r4, %tid.x;
+  @%p1 bra $L;
+  ld.global.v2.u32 {%r4, %r5}, [%rd1];
+  mov.u32 %r5, _;
+$L:
+  ret;
+}
+`);
+  /** Each operand of the instruction on `line`: its first name's register, or "-". */
+  const table = (line: number): string => {
+    const i = fn.instructions.find((x) => x.node.range.line === line)!.index;
+    const t = fn.effectTable;
+    const out: string[] = [];
+    for (let k = t.operandStart[i]!; k < t.operandStart[i + 1]!; k++) out.push(t.operandRegister[k]! < 0 ? '-' : fn.registers[t.operandRegister[k]!]!.name);
+    return out.join(' ');
+  };
+
+  it('a register operand is its register; an address with a register base (line 11) its base; a parameter (line 9), a variable base (line 12), %tid.x (line 13), a label (line 14) and the sink `_` (line 16) are none', () => {
+    expect(table(9)).toBe('%rd1 -');
+    expect(table(10)).toBe('%r1 %r2 -');
+    expect(table(11)).toBe('%r3 %rd1');
+    expect(table(12)).toBe('- %r3');
+    expect(table(13)).toBe('%r4 -');
+    expect(table(14)).toBe('-');
+    expect(table(15)).toBe('%r4 %rd1');
+    expect(table(16)).toBe('%r5 -');
+  });
+
+  it('counts every operand of the body: the last start is the total', () => {
+    const t = fn.effectTable;
+    const total = fn.instructions.reduce((n, i) => n + i.node.operands.length, 0);
+    expect(t.operandStart[fn.instructions.length]).toBe(total);
+    expect(t.operandRegister.length).toBe(total);
+  });
+});
+
+describe('a function\'s body, walked on first use', () => {
+  it('resolves a name to a module variable declared after the function, and a call to a function defined after it', () => {
+    const r = parsePtx(`${HEADER}.func f() {
+  .reg .b64 %rd<2>;
+  mov.u64 %rd1, later;
+  call g;
+  ret;
+}
+.global .align 4 .b8 later[4];
+.func g() {
+  ret;
+}
+`);
+    expect(r.errors).toEqual([]);
+    const fn = buildModuleModel(r.module).functions[0]!;
+    const [, v] = fn.instructions[0]!.node.operands as A.NameExpr[];
+    expect(fn.resolve(v!)?.kind).toBe('variable');
+    expect(fn.resolve(fn.instructions[1]!.node.operands[0] as A.NameExpr)?.kind).toBe('function');
+    expect(fn.unresolved).toEqual([]);
+  });
+
+  it('gives the same registers, ids and tables on every request (the walk happens once)', () => {
+    const r = parsePtx(`${HEADER}.entry k() {
+  .reg .b32 %r<3>;
+  add.u32 %r1, %r2, 1;
+}
+`);
+    const fn = buildModuleModel(r.module).functions[0]!;
+    expect(fn.registers).toBe(fn.registers);
+    expect(fn.effectTable).toBe(fn.effectTable);
+    expect(fn.instructions).toBe(fn.instructions);
+    expect(fn.registers.map((x) => `${x.name}#${x.id}`)).toEqual(['%r1#0', '%r2#1']);
+  });
+});
+
 describe('registers of `%r<N>` ranges, found from the name\'s characters', () => {
   // Lines: 4 .entry, 5 {, 6 .reg r, 7 .reg rd, 8 .reg b, 9 mov, 10 add, 11 mov, 12 mov, 13 mov, 14 ret
   const fn = model(`.entry k()
