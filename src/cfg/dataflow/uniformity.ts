@@ -457,8 +457,8 @@ const LOAD_FUNC_PARAM = 2;
 const LOAD_CALL_PARAM = 3;
 const LOAD_SHARED = 4;
 
-/** What the fixpoint leaves for the queries. (Each kind of array is one allocation, in parts: a function's
- *  dozen typed arrays were a dozen backing stores.) */
+/** What the fixpoint leaves for the queries. (Each kind of array is one array, in parts, and both one
+ *  buffer: a function's dozen typed arrays were a dozen backing stores.) */
 interface Solved {
   readonly cfg: Cfg;
   readonly rd: ReachingDefinitions;
@@ -493,9 +493,11 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const blockThreads = dims === undefined ? undefined : dims[0] * dims[1] * dims[2];
 
   // ------------------------------------------------------------ state
-  // (Views of the two arrays the facts keep, see Solved.)
-  const vars = new Uint8Array(D + U + 2 * B);
-  const whys = new Int32Array(2 * (D + U + B));
+  // (Views of the two arrays the facts keep, see Solved; both in one buffer, one backing store.)
+  const whyLength = 2 * (D + U + B);
+  const kept = new ArrayBuffer(4 * whyLength + D + U + 2 * B);
+  const whys = new Int32Array(kept, 0, whyLength);
+  const vars = new Uint8Array(kept, 4 * whyLength, D + U + 2 * B);
   const defVar = vars.subarray(0, D);
   const useVar = vars.subarray(D, D + U);
   const branchVar = vars.subarray(D + U, D + U + B);
