@@ -167,6 +167,39 @@ const VARYING_OPCODES: ReadonlyMap<string, number> = new Map([
     'alloca', 'stacksave', 'multimem', 'clusterlaunchcontrol'].map((o): [string, number] => [o, SEED_OPAQUE]),
 ]);
 
+// What the setup asks of an opcode, in one lookup (a chain of a dozen comparisons and a map lookup for
+// most instructions, which match none): flags, and for an instruction that writes a register its result
+// kind (K_*, bits 8-11; absent: pure) and seed (bits 12 and up, for K_VARYING).
+/** May read special registers (mov, cvt). */
+const OP_SREGS = 1;
+/** May write memory. */
+const OP_WRITER = 2;
+const OP_CALL = 4;
+const OP_BAR = 8;
+/** A writer with `.store` (wmma). */
+const OP_STORE = 16;
+/** Warp-uniform with `.all`, else varying (match). */
+const OP_MATCH = 32;
+const opKind = (kind: number, seedCode = 0): number => (kind << 8) | (seedCode << 12);
+const OPCODES: ReadonlyMap<string, number> = (() => {
+  const m = new Map<string, number>();
+  const add = (ops: readonly string[], bits: number): void => {
+    for (const op of ops) m.set(op, (m.get(op) ?? 0) | bits);
+  };
+  add(['mov', 'cvt'], OP_SREGS);
+  add(['st', 'atom', 'red', 'cp', 'stmatrix', 'mbarrier', 'st.async', 'red.async', 'sust', 'sured'], OP_WRITER);
+  add(['wmma'], OP_STORE);
+  add(['call'], OP_CALL | opKind(K_CALL));
+  add(['bar', 'barrier'], OP_BAR | opKind(K_BAR_RED));
+  for (const [op, code] of VARYING_OPCODES) add([op], opKind(K_VARYING, code));
+  add(['ld', 'ldu'], opKind(K_LOAD));
+  add(['vote', 'redux', 'activemask'], opKind(K_WARP_COLLECTIVE));
+  add(['match'], OP_MATCH);
+  add(['shfl'], opKind(K_SHFL));
+  add(['elect'], opKind(K_ELECT));
+  return m;
+})();
+
 /** The state space a modifier names (`.shared::cta` → `.shared`), or undefined. */
 function spaceOf(modifiers: readonly string[]): string | undefined {
   for (const m of modifiers) {
@@ -424,8 +457,8 @@ const LOAD_FUNC_PARAM = 2;
 const LOAD_CALL_PARAM = 3;
 const LOAD_SHARED = 4;
 
-/** What the fixpoint leaves for the queries. (Each kind of array is one allocation, in parts: a function's
- *  dozen typed arrays were a dozen backing stores.) */
+/** What the fixpoint leaves for the queries. (Each kind of array is one array, in parts, and both one
+ *  buffer: a function's dozen typed arrays were a dozen backing stores.) */
 interface Solved {
   readonly cfg: Cfg;
   readonly rd: ReachingDefinitions;
@@ -460,9 +493,11 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const blockThreads = dims === undefined ? undefined : dims[0] * dims[1] * dims[2];
 
   // ------------------------------------------------------------ state
-  // (Views of the two arrays the facts keep, see Solved.)
-  const vars = new Uint8Array(D + U + 2 * B);
-  const whys = new Int32Array(2 * (D + U + B));
+  // (Views of the two arrays the facts keep, see Solved; both in one buffer, one backing store.)
+  const whyLength = 2 * (D + U + B);
+  const kept = new ArrayBuffer(4 * whyLength + D + U + 2 * B);
+  const whys = new Int32Array(kept, 0, whyLength);
+  const vars = new Uint8Array(kept, 4 * whyLength, D + U + 2 * B);
   const defVar = vars.subarray(0, D);
   const useVar = vars.subarray(D, D + U);
   const branchVar = vars.subarray(D + U, D + U + B);
@@ -480,6 +515,12 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const sregVar = scratchU8(3, n);
   const loadClass = scratchU8(4, n);
   const guardSlot = scratchI32(0, n).fill(-1, 0, n);
+  // The worklist: a first sweep in program order over the instructions flagged in `queued`, then a FIFO of
+  // those queued again behind the sweep (drain). An instruction whose reads are all uniform and that seeds
+  // nothing changes nothing when evaluated: only those that may are flagged for the sweep (the seeds below,
+  // the reads of the entry definitions; the evaluations flag the reads their definitions reach).
+  const queue = scratchI32(2, n);
+  const queued = scratchU8(6, n);
 
   // Entry definitions: `.func` register parameters vary. (The model declares the parameters first: they
   // are the first registers, and the walk stops at the first other one, not touching every register.)
@@ -492,20 +533,34 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     const d = rd.regBase[r.id]!;
     defVar[d] = CTA | WARP;
     defWhyW[d] = defWhyC[d] = seed(SEED_PARAM_REG);
+    for (let e = duStart[d]!; e < duStart[d + 1]!; e++) queued[useIns[duUse[e]!]!] = 1;
   }
 
   // Conditional branches.
   for (let x = 0; x < B; x++) {
     const b = cfg.blocks[x]!;
-    if (b.succs.length >= 2 && b.end > b.start) termBlock[b.end - 1] = b.id;
+    if (b.succs.length >= 2 && b.end > b.start) {
+      termBlock[b.end - 1] = b.id;
+      queued[b.end - 1] = 1;
+    }
   }
+
+  // ------------------------------------------------------------ operand registers
+  // The walks below take, with an expression, `first`: the register its first name denotes when the
+  // model's operand table says so (the name at the end of the chain of first children of an operand:
+  // the first the model's walk met in it), else -1. A name known to be that register skips the symbol
+  // lookup (a hash of the name, and a read of its string: a cache miss each).
+  const { operandStart, operandRegister } = fn.effectTable;
+  /** The register the first name of operand k of instruction j denotes, or -1. */
+  const opReg = (j: number, k: number): number => operandRegister[operandStart[j]! + k]!;
 
   // ------------------------------------------------------------ address bases
   const baseMemo = new Map<number, Base | null>();
-  const resolveExpr = (i: number, e: A.Expression, depth: number): Base | undefined => {
+  const resolveExpr = (i: number, e: A.Expression, depth: number, first: number): Base | undefined => {
     if (depth > 16) return undefined;
     switch (e.kind) {
       case 'Name': {
+        if (first >= 0) return resolveReg(i, first, depth);
         const s = fn.resolve(e);
         if (s?.kind === 'variable') return { sym: s, offset: 0 };
         if (s?.kind === 'register') return resolveReg(i, s.id, depth);
@@ -514,18 +569,18 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       case 'Binary': {
         if (e.op !== '+' && e.op !== '-') return undefined;
         const c = constValue(e.right);
-        const l = resolveExpr(i, e.left, depth + 1);
+        const l = resolveExpr(i, e.left, depth + 1, first);
         if (l !== undefined) {
           return { sym: l.sym, offset: c === undefined || l.offset === undefined ? undefined : e.op === '+' ? l.offset + c : l.offset - c };
         }
         if (e.op === '+') {
           const c2 = constValue(e.left);
-          const r = resolveExpr(i, e.right, depth + 1);
+          const r = resolveExpr(i, e.right, depth + 1, -1);
           if (r !== undefined) return { sym: r.sym, offset: c2 === undefined || r.offset === undefined ? undefined : r.offset + c2 };
         }
         return undefined;
       }
-      case 'List': return e.elements.length === 1 ? resolveExpr(i, e.elements[0]!, depth + 1) : undefined;
+      case 'List': return e.elements.length === 1 ? resolveExpr(i, e.elements[0]!, depth + 1, first) : undefined;
       default: return undefined;
     }
   };
@@ -546,12 +601,12 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     const ops = node.operands;
     let out: Base | undefined;
     if ((node.opcode === 'mov' || node.opcode === 'cvta' || node.opcode === 'cvt') && ops.length === 2) {
-      out = resolveExpr(j, ops[1]!, depth + 1);
+      out = resolveExpr(j, ops[1]!, depth + 1, opReg(j, 1));
     } else if ((node.opcode === 'add' || node.opcode === 'sub') && ops.length === 3) {
       const ca = constValue(ops[1]!);
       const cb = constValue(ops[2]!);
-      const ra = ca === undefined ? resolveExpr(j, ops[1]!, depth + 1) : undefined;
-      const rb = cb === undefined && node.opcode === 'add' ? resolveExpr(j, ops[2]!, depth + 1) : undefined;
+      const ra = ca === undefined ? resolveExpr(j, ops[1]!, depth + 1, opReg(j, 1)) : undefined;
+      const rb = cb === undefined && node.opcode === 'add' ? resolveExpr(j, ops[2]!, depth + 1, opReg(j, 2)) : undefined;
       if (ra !== undefined && rb === undefined) {
         out = { sym: ra.sym, offset: cb === undefined || ra.offset === undefined ? undefined : node.opcode === 'add' ? ra.offset + cb : ra.offset - cb };
       } else if (rb !== undefined && ra === undefined) {
@@ -559,41 +614,43 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       }
     } else if (node.opcode === 'mad' && ops.length === 4 && !node.modifiers.includes('.hi')) {
       // `mad.lo r, i, 4, sym`: the addend is the base, at a non-constant offset.
-      const rc = resolveExpr(j, ops[3]!, depth + 1);
-      if (rc !== undefined && resolveExpr(j, ops[1]!, depth + 1) === undefined && resolveExpr(j, ops[2]!, depth + 1) === undefined) {
+      const rc = resolveExpr(j, ops[3]!, depth + 1, opReg(j, 3));
+      if (rc !== undefined && resolveExpr(j, ops[1]!, depth + 1, opReg(j, 1)) === undefined
+        && resolveExpr(j, ops[2]!, depth + 1, opReg(j, 2)) === undefined) {
         out = { sym: rc.sym, offset: undefined };
       }
     }
     baseMemo.set(d, out ?? null);
     return out;
   };
-  const addressOperand = (node: A.Instruction): A.AddressExpr | undefined => {
+  /** The rank of the first address operand, or -1. */
+  const addressOperand = (node: A.Instruction): number => {
     const ops = node.operands;
-    for (let k = 0; k < ops.length; k++) if (ops[k]!.kind === 'Address') return ops[k] as A.AddressExpr;
-    return undefined;
+    for (let k = 0; k < ops.length; k++) if (ops[k]!.kind === 'Address') return k;
+    return -1;
   };
-  const resolveAddress = (i: number, a: A.AddressExpr): Base | undefined =>
-    (a.elements.length === 1 ? resolveExpr(i, a.elements[0]!, 0) : undefined);
+  const resolveAddress = (i: number, a: A.AddressExpr, first: number): Base | undefined =>
+    (a.elements.length === 1 ? resolveExpr(i, a.elements[0]!, 0, first) : undefined);
 
   // ------------------------------------------------------------ per-instruction setup
-  const walkSregs = (e: A.Expression): number => {
+  const walkSregs = (e: A.Expression, first: number): number => {
     switch (e.kind) {
       case 'Name': {
-        // Names that cannot be special registers skip the symbol table.
-        if (!maySreg(e.name)) return 0;
+        // Registers, and names that cannot be special registers, skip the symbol table.
+        if (first >= 0 || !maySreg(e.name)) return 0;
         const s = fn.resolve(e);
         return s?.kind === 'sreg' ? sregVariance(s.spec) : 0;
       }
-      case 'Unary': case 'Cast': return walkSregs(e.arg);
-      case 'Binary': return walkSregs(e.left) | walkSregs(e.right);
-      case 'Conditional': return walkSregs(e.test) | walkSregs(e.then) | walkSregs(e.otherwise);
+      case 'Unary': case 'Cast': return walkSregs(e.arg, first);
+      case 'Binary': return walkSregs(e.left, first) | walkSregs(e.right, -1);
+      case 'Conditional': return walkSregs(e.test, first) | walkSregs(e.then, -1) | walkSregs(e.otherwise, -1);
       case 'Vector': case 'Address': case 'List': {
         let v = 0;
         const elements = e.elements;
-        for (let k = 0; k < elements.length; k++) v |= walkSregs(elements[k]!);
+        for (let k = 0; k < elements.length; k++) v |= walkSregs(elements[k]!, k === 0 ? first : -1);
         return v;
       }
-      case 'PredPair': return walkSregs(e.first) | walkSregs(e.second);
+      case 'PredPair': return walkSregs(e.first, first) | walkSregs(e.second, -1);
       default: return 0;
     }
   };
@@ -612,48 +669,45 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     // A guard register is the instruction's first read: the model lists it first and says so.
     if (guarded[i] === 2) guardSlot[i] = useStart[i]!;
     const hasDefs = defStart[i + 1]! > defStart[i]!;
+    const c = OPCODES.get(op) ?? 0;
     // Special registers are read by mov and cvt only (ptxas rejects them
     // anywhere else; WARP_SZ, allowed everywhere, is uniform).
-    if (op === 'mov' || op === 'cvt') {
+    if ((c & OP_SREGS) !== 0) {
       const operands = node.operands;
       let sv = 0;
-      for (let k = hasDefs ? 1 : 0; k < operands.length; k++) sv |= walkSregs(operands[k]!);
+      for (let k = hasDefs ? 1 : 0; k < operands.length; k++) sv |= walkSregs(operands[k]!, opReg(i, k));
       sregVar[i] = sv;
     }
-    switch (op) {
-      case 'call': hasCall = true; break;
-      case 'st': case 'atom': case 'red': case 'cp': case 'stmatrix': case 'mbarrier': case 'st.async': case 'red.async':
-      case 'sust': case 'sured':
-        writers.push(i);
-        break;
-      case 'wmma': if (node.modifiers.includes('.store')) writers.push(i); break;
-      // (Whether a barrier is a CTA barrier only matters to broadcasts, which ask it of these.)
-      case 'bar': case 'barrier': barInstructions.push(i); break;
-      default: break;
-    }
+    if ((c & OP_CALL) !== 0) hasCall = true;
+    else if ((c & OP_WRITER) !== 0 || ((c & OP_STORE) !== 0 && node.modifiers.includes('.store'))) writers.push(i);
+    // (Whether a barrier is a CTA barrier only matters to broadcasts, which ask it of these.)
+    else if ((c & OP_BAR) !== 0) barInstructions.push(i);
     if (!hasDefs) continue;
-    const seedCode = VARYING_OPCODES.get(op);
-    if (seedCode !== undefined) {
-      kind[i] = K_VARYING;
-      seedOf[i] = seedCode;
-    } else if (op === 'ld' || op === 'ldu') {
-      kind[i] = K_LOAD;
-      const addr = addressOperand(node);
-      loadClass[i] = classifyLoad(i, node, addr);
-      if (addr !== undefined) addressItems(i, addr);
-    } else if (op === 'vote' || op === 'redux' || op === 'activemask' || (op === 'match' && node.modifiers.includes('.all'))) {
-      kind[i] = K_WARP_COLLECTIVE;
-    } else if (op === 'match') {
-      kind[i] = K_VARYING;
-      seedOf[i] = SEED_OPAQUE;
-    } else if (op === 'shfl') {
-      kind[i] = K_SHFL;
-    } else if (op === 'elect') {
-      kind[i] = K_ELECT;
-    } else if (op === 'bar' || op === 'barrier') {
-      kind[i] = K_BAR_RED;
-    } else if (op === 'call') {
-      kind[i] = K_CALL;
+    if ((c & OP_MATCH) !== 0) {
+      if (node.modifiers.includes('.all')) kind[i] = K_WARP_COLLECTIVE;
+      else {
+        kind[i] = K_VARYING;
+        seedOf[i] = SEED_OPAQUE;
+      }
+    } else {
+      const k = (c >>> 8) & 15;
+      kind[i] = k;
+      if (k === K_VARYING) seedOf[i] = c >>> 12;
+      else if (k === K_LOAD) {
+        const a = addressOperand(node);
+        const addr = a === -1 ? undefined : node.operands[a] as A.AddressExpr;
+        const first = a === -1 ? -1 : opReg(i, a);
+        loadClass[i] = classifyLoad(i, node, addr, first);
+        if (addr !== undefined) addressItems(i, addr, first);
+      }
+    }
+    // Seeds (drain's evaluation with every read uniform): other kinds; special registers; loads of memory
+    // written per thread (a shared one while it may be a broadcast too, simply), or at a special register.
+    const k = kind[i]!;
+    if ((k !== K_PURE && k !== K_LOAD) || sregVar[i] !== 0) queued[i] = 1;
+    else if (k === K_LOAD) {
+      if (loadClass[i] !== LOAD_UNIFORM_AT_ADDRESS) queued[i] = 1;
+      else for (let q = itemStart[i]!; q < itemBuffer.length; q++) if (itemBuffer.data[q]! < 0) queued[i] = 1;
     }
   }
 
@@ -662,9 +716,14 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
 
   /** A load address's reads, in the order exprVar meets them: a use slot, or a special register as
    *  -1 - variance (the fixpoint replays them without the expression tree). */
-  function addressItems(i: number, e: A.Expression): void {
+  function addressItems(i: number, e: A.Expression, first: number): void {
     switch (e.kind) {
       case 'Name': {
+        if (first >= 0) {
+          const slot = t.useSlot(i, first);
+          if (slot !== -1) itemBuffer.push(slot);
+          return;
+        }
         const s = fn.resolve(e);
         if (s?.kind === 'register') {
           const slot = t.useSlot(i, s.id);
@@ -675,22 +734,22 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         }
         return;
       }
-      case 'Unary': case 'Cast': addressItems(i, e.arg); return;
-      case 'Binary': addressItems(i, e.left); addressItems(i, e.right); return;
-      case 'Conditional': addressItems(i, e.test); addressItems(i, e.then); addressItems(i, e.otherwise); return;
+      case 'Unary': case 'Cast': addressItems(i, e.arg, first); return;
+      case 'Binary': addressItems(i, e.left, first); addressItems(i, e.right, -1); return;
+      case 'Conditional': addressItems(i, e.test, first); addressItems(i, e.then, -1); addressItems(i, e.otherwise, -1); return;
       case 'Vector': case 'Address': case 'List': {
         const elements = e.elements;
-        for (let k = 0; k < elements.length; k++) addressItems(i, elements[k]!);
+        for (let k = 0; k < elements.length; k++) addressItems(i, elements[k]!, k === 0 ? first : -1);
         return;
       }
-      case 'PredPair': addressItems(i, e.first); addressItems(i, e.second); return;
+      case 'PredPair': addressItems(i, e.first, first); addressItems(i, e.second, -1); return;
       default: return;
     }
   }
 
   /** A load's class (LOAD_*); a shared load that may be a broadcast is listed in `candidates`, with its
    *  address's base in `candidateBases`. */
-  function classifyLoad(i: number, node: A.Instruction, addr: A.AddressExpr | undefined): number {
+  function classifyLoad(i: number, node: A.Instruction, addr: A.AddressExpr | undefined, first: number): number {
     const m = node.modifiers;
     const declared = spaceOf(m);
     // Most loads name their space; only generic, shared and kernel-param
@@ -699,7 +758,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     if (declared === '.const') return LOAD_UNIFORM_AT_ADDRESS;
     if (declared === '.local' || declared === '.shared::cluster') return LOAD_MEMORY;
     if (declared === '.param' && !fn.isEntry) return LOAD_FUNC_PARAM;
-    const base = addr === undefined ? undefined : resolveAddress(i, addr);
+    const base = addr === undefined ? undefined : resolveAddress(i, addr, first);
     const space = declared ?? base?.sym.space;
     if (node.opcode === 'ldu' || m.includes('.nc')) return space === undefined || space === '.global' ? LOAD_UNIFORM_AT_ADDRESS : LOAD_MEMORY;
     if (space === '.const') return LOAD_UNIFORM_AT_ADDRESS;
@@ -734,12 +793,14 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       const node = ins[i]!.node;
       const op = node.opcode;
       let k = -1; // the address operand's rank
-      for (const a of node.operands) {
+      const ops = node.operands;
+      for (let o = 0; o < ops.length; o++) {
+        const a = ops[o]!;
         if (a.kind !== 'Address') continue;
         k++;
         // cp writes its destination (and signals its mbarrier), not its source.
         if (op === 'cp' && k === 1) continue;
-        const base = resolveAddress(i, a);
+        const base = resolveAddress(i, a, opReg(i, o));
         if (base === undefined) {
           // A write that may be to shared memory, at an unknown place: no load is a broadcast.
           if (spaceOf(node.modifiers) === undefined || node.modifiers.some((m) => m.startsWith('.shared'))) return;
@@ -900,36 +961,37 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     if ((v & CTA) !== 0 && (accV & CTA) === 0) accC = why;
     accV |= v;
   };
-  /** Adds the variance of an operand expression (masked) to the accumulator. */
-  const exprVar = (i: number, e: A.Expression, mask = CTA | WARP): void => {
+  /** Adds the variance of an operand expression (masked) to the accumulator (`first`: see opReg). */
+  const exprVar = (i: number, e: A.Expression, first: number, mask = CTA | WARP): void => {
     switch (e.kind) {
       case 'Name': {
-        const s = fn.resolve(e);
-        if (s?.kind === 'register') {
-          const slot = t.useSlot(i, s.id);
+        const s = first >= 0 ? undefined : fn.resolve(e);
+        const reg = first >= 0 ? first : s?.kind === 'register' ? s.id : -1;
+        if (reg >= 0) {
+          const slot = t.useSlot(i, reg);
           if (slot !== -1) acc(useVar[slot]! & mask, slot);
         } else if (s?.kind === 'sreg') acc(sregVariance(s.spec) & mask, seed(SEED_SREG));
         return;
       }
-      case 'Unary': case 'Cast': exprVar(i, e.arg, mask); return;
-      case 'Binary': exprVar(i, e.left, mask); exprVar(i, e.right, mask); return;
-      case 'Conditional': exprVar(i, e.test, mask); exprVar(i, e.then, mask); exprVar(i, e.otherwise, mask); return;
+      case 'Unary': case 'Cast': exprVar(i, e.arg, first, mask); return;
+      case 'Binary': exprVar(i, e.left, first, mask); exprVar(i, e.right, -1, mask); return;
+      case 'Conditional': exprVar(i, e.test, first, mask); exprVar(i, e.then, -1, mask); exprVar(i, e.otherwise, -1, mask); return;
       case 'Vector': case 'Address': case 'List': {
         const elements = e.elements;
-        for (let k = 0; k < elements.length; k++) exprVar(i, elements[k]!, mask);
+        for (let k = 0; k < elements.length; k++) exprVar(i, elements[k]!, k === 0 ? first : -1, mask);
         return;
       }
-      case 'PredPair': exprVar(i, e.first, mask); exprVar(i, e.second, mask); return;
+      case 'PredPair': exprVar(i, e.first, first, mask); exprVar(i, e.second, -1, mask); return;
       default: return;
     }
   };
   /** The variance of an operand, leaving the accumulator as it was. */
-  const probe = (i: number, e: A.Expression): number => {
+  const probe = (i: number, e: A.Expression, first: number): number => {
     const v = accV;
     const w = accW;
     const c = accC;
     accV = 0;
-    exprVar(i, e);
+    exprVar(i, e, first);
     const r = accV;
     accV = v;
     accW = w;
@@ -937,8 +999,6 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     return r;
   };
 
-  const queue = scratchI32(2, n);
-  const queued = scratchU8(6, n);
   let qHead = 0;
   let qLen = 0;
   const push = (i: number): void => {
@@ -948,14 +1008,17 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     qLen++;
   };
   const pendingBranches: number[] = [];
-  let evaluations = 0;
+  // The first sweep's next instruction (n once done). It evaluates every instruction as far as the facts
+  // show (one each, whether skipped or not), as the queue of all instructions in order did.
+  let sweep = 0;
+  let evaluations = n;
 
   /** A conditional branch's condition (the accumulator is this function's). */
   const evaluateBranch = (i: number, b: number, gs: number): void => {
     const node = ins[i]!.node;
     accV = accW = accC = 0;
     if (gs !== -1) acc(useVar[gs]!, gs);
-    if (node.opcode === 'brx' && node.operands[0] !== undefined) exprVar(i, node.operands[0]);
+    if (node.opcode === 'brx' && node.operands[0] !== undefined) exprVar(i, node.operands[0], opReg(i, 0));
     if (gs === -1 && node.opcode !== 'brx') acc(CTA | WARP, seed(SEED_NO_CONDITION));
     const fresh = accV & ~branchVar[b]!;
     if (fresh !== 0) {
@@ -980,9 +1043,9 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         const lane = ops[2];
         const clamp = ops[3] === undefined ? undefined : constValue(ops[3]);
         if (node.modifiers.includes('.idx') && lane !== undefined && clamp !== undefined && ((clamp >> 8) & 0x1f) === 0
-          && (probe(i, lane) & WARP) === 0) {
+          && (probe(i, lane, opReg(i, 2)) & WARP) === 0) {
           // Every lane reads the same lane's value: equal within the warp.
-          for (let x = 1; x < ops.length; x++) exprVar(i, ops[x]!, CTA);
+          for (let x = 1; x < ops.length; x++) exprVar(i, ops[x]!, opReg(i, x), CTA);
           return -1;
         }
         acc(CTA | WARP, seed(SEED_SHUFFLE));
@@ -1004,7 +1067,11 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   /** Evaluates queued instructions until none is left. One loop over local copies of the arrays (this was
    *  evaluate, setDef, push, useReason and acc as closures: each typed-array read went through the
    *  closure's context, and each call cost more than its body); the rare kinds and branches call out.
-   *  The order of evaluation, and so every reason recorded, is the same. */
+   *  The order of evaluation, and so every reason recorded, is the same. The first sweep in program order
+   *  evaluates only the flagged instructions (the queue of every instruction in order evaluated each one:
+   *  on scan_reduce 12% of them had no read that varies and no seed): a skipped one would have changed
+   *  nothing, and the evaluations that do change something come in the same order (those behind the sweep
+   *  queued again, as before, those ahead of it met by it). */
   const drain = (): void => {
     const useVar_ = useVar;
     const defVar_ = defVar;
@@ -1036,12 +1103,21 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     let head = qHead;
     let len = qLen;
     let count = 0;
-    while (len > 0) {
-      const i = queue_[head]!;
-      head = (head + 1) % n;
-      len--;
+    let cur = sweep;
+    for (;;) {
+      let i: number;
+      if (cur < n) {
+        // The first sweep: the next flagged instruction.
+        while (cur < n && queued_[cur] === 0) cur++;
+        if (cur === n) continue;
+        i = cur++;
+      } else if (len > 0) {
+        i = queue_[head]!;
+        head = (head + 1) % n;
+        len--;
+        count++;
+      } else break;
       queued_[i] = 0;
-      count++;
       // Reads.
       const u0 = useStart_[i]!;
       const u1 = useStart_[i + 1]!;
@@ -1151,11 +1227,15 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
           const j = useIns_[duUse_[e]!]!;
           if (queued_[j] === 1) continue;
           queued_[j] = 1;
-          queue_[(head + len) % n] = j;
-          len++;
+          // Ahead of the sweep: it comes to it. Behind it (this one included): queued again.
+          if (j < cur) {
+            queue_[(head + len) % n] = j;
+            len++;
+          }
         }
       }
     }
+    sweep = cur;
     qHead = head;
     qLen = len;
     evaluations += count;
@@ -1242,8 +1322,10 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     // Definitions in the region: non-simple registers' as a bit set over the
     // reaching-definition bits; simple registers' (one write, dominating every
     // read) reach a join exactly when the register is live there.
+    // (The words of the mask that may be non-zero: [lo, hi), a join's scan and the clearing only those.)
     const mask = regionMask;
-    let anyBits = false;
+    let lo = rdWords;
+    let hi = 0;
     const simple = SIMPLE_REGS.reset();
     for (let q = 0; q < regionLength; q++) {
       const blk = blocks[region[q]!]!;
@@ -1252,11 +1334,14 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         const bit = rd.bitOfDef[d]!;
         if (bit === -1) simple.push(t.defReg[s]!);
         else {
-          mask[bit >>> 5]! |= 1 << (bit & 31);
-          anyBits = true;
+          const w = bit >>> 5;
+          mask[w]! |= 1 << (bit & 31);
+          if (w < lo) lo = w;
+          if (w >= hi) hi = w + 1;
         }
       }
     }
+    const anyBits = lo < hi;
     const simpleRegs = simple.data;
     const simpleCount = simple.length;
     for (let q = hasP ? -1 : 0; q < regionLength; q++) {
@@ -1268,7 +1353,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       }
       if (!anyBits) continue;
       const at = J * rdWords;
-      for (let w = 0; w < rdWords; w++) {
+      for (let w = lo; w < hi; w++) {
         let x = rdAtStart[at + w]! & mask[w]!;
         while (x !== 0) {
           const low = x & -x;
@@ -1277,7 +1362,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         }
       }
     }
-    if (anyBits) mask.fill(0);
+    if (anyBits) mask.fill(0, lo, hi);
   };
 
   /** The merged-register dataflow (forward, a union: its one fixpoint whatever the order), into `atStart`
@@ -1328,10 +1413,17 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   /** Solves the merged-register dataflow and taints the reads it reaches. */
   const applyMerges = (): void => {
     const tracked = scratchI32(6, R).fill(-1, 0, R);
+    // The merged registers, by their rank.
+    const trackedRegs = scratchI32(23, R);
     let K = 0;
     const m = merges.data;
     const M = merges.length;
-    for (let at = 0; at < M; at += MERGE_SIZE) if (tracked[m[at + MERGE_REG]!] === -1) tracked[m[at + MERGE_REG]!] = K++;
+    for (let at = 0; at < M; at += MERGE_SIZE) {
+      const r = m[at + MERGE_REG]!;
+      if (tracked[r] !== -1) continue;
+      trackedRegs[K] = r;
+      tracked[r] = K++;
+    }
     if (K === 0) return;
     const words = bitWords(2 * K);
     // Per block, words [b * words, (b + 1) * words) of each: the bits merged at its start (gen), those its
@@ -1355,18 +1447,18 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         state[(2 * k + 1) >>> 5]! &= ~(1 << ((2 * k + 1) & 31));
       }
     };
-    // Each block's kills as a set, so a visit costs the set size.
-    for (let x = 0; x < B; x++) {
-      const block = cfg.blocks[x]!;
-      const base = block.id * words;
-      for (let i = block.start; i < block.end; i++) {
-        for (let s = defStart[i]!; s < defStart[i + 1]!; s++) {
-          if (t.defKills[s] === 0) continue;
-          const x = tracked[t.defReg[s]!]!;
-          if (x === -1) continue;
-          killSet[base + ((2 * x) >>> 5)]! |= 1 << ((2 * x) & 31);
-          killSet[base + ((2 * x + 1) >>> 5)]! |= 1 << ((2 * x + 1) & 31);
-        }
+    // Each block's kills as a set, so a visit costs the set size: from the merged registers' definitions
+    // (grouped by register), not from every instruction's writes (each round, for a few registers).
+    const regBase = rd.regBase;
+    for (let x = 0; x < K; x++) {
+      const r = trackedRegs[x]!;
+      // (The register's first definition is its entry definition.)
+      for (let d = regBase[r]! + 1; d < regBase[r + 1]!; d++) {
+        const i = defIns[d]!;
+        if (t.defKills[t.defSlot(i, r)] === 0) continue;
+        const base = blockOf[i]! * words;
+        killSet[base + ((2 * x) >>> 5)]! |= 1 << ((2 * x) & 31);
+        killSet[base + ((2 * x + 1) >>> 5)]! |= 1 << ((2 * x + 1) & 31);
       }
     }
     solveMerged(words, gen, killSet, atStart);
@@ -1397,10 +1489,6 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   };
 
   // ------------------------------------------------------------ fixpoint
-  // Every instruction queued in order (push's effect, without a call each).
-  for (let i = 0; i < n; i++) queue[i] = i;
-  queued.fill(1, 0, n);
-  qLen = n;
   let rounds = 0;
   const pendingRound = scratchI32(16, B);
   for (;;) {
@@ -1427,7 +1515,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
         const w = info.writers[k]!;
         const node = ins[w]!.node;
         accV = 0;
-        exprVar(w, node.operands[node.operands.length - 1]!);
+        exprVar(w, node.operands[node.operands.length - 1]!, opReg(w, node.operands.length - 1));
         if ((accV & CTA) !== 0) {
           bcast[l] = 0;
           push(l);
