@@ -3,6 +3,7 @@
 // when guarded), `brx.idx` through its `.branchtargets`, fall-through, and a
 // virtual exit that every `ret`/`exit`/`trap` reaches.
 import type * as A from '../parser/ast.js';
+import { OP_BRA, OP_BRX, OP_CALL, OP_EXIT, OP_RET, OP_TRAP } from './opcodes.js';
 import type { FlatInstruction, FunctionModel, LabelSymbol, ModuleModel } from './symbols.js';
 
 export interface BasicBlock {
@@ -102,10 +103,10 @@ function scratchFor(n: number): void {
   LEADER.fill(0, 0, n + 1);
 }
 
-function endOf(fn: FunctionModel, model: ModuleModel | undefined, node: A.Instruction): number {
-  const op = node.opcode;
-  if (op === 'bra' || op === 'brx') return BRANCH;
-  if (op === 'ret' || op === 'exit' || op === 'trap' || (op === 'call' && isNoreturnCall(fn, model, node))) return TERMINATES;
+/** How instruction i ends its block, from its opcode's number (its node read only for a call). */
+function endOf(fn: FunctionModel, model: ModuleModel | undefined, op: number, i: number): number {
+  if (op === OP_BRA || op === OP_BRX) return BRANCH;
+  if (op === OP_RET || op === OP_EXIT || op === OP_TRAP || (op === OP_CALL && isNoreturnCall(fn, model, fn.instructions[i]!.node))) return TERMINATES;
   return FALLS;
 }
 
@@ -148,8 +149,9 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
     leader[l.target] = 1;
     if (l.target === n) endLabels = true;
   }
+  const opcodes = fn.effectTable.opcode;
   for (let i = 0; i < n; i++) {
-    const end = endOf(fn, model, instructions[i]!.node);
+    const end = endOf(fn, model, opcodes[i]!, i);
     ends[i] = end;
     if (end !== FALLS) leader[i + 1] = 1;
   }
@@ -182,10 +184,10 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
     } else {
       const last = instructions[end - 1]!;
       const kind = ends[end - 1]!;
-      const guarded = last.node.guard !== undefined;
+      const guarded = fn.effectTable.guarded[end - 1] !== 0;
       let fallsThrough = true;
       if (kind === BRANCH) {
-        if (last.node.opcode === 'bra') {
+        if (opcodes[end - 1] === OP_BRA) {
           const target = braTarget(fn, last);
           if (target === undefined) unresolvedTargets.push(last);
           else {

@@ -4,6 +4,7 @@
 import type * as A from '../parser/ast.js';
 import { lookupSreg, type SregSpec } from '../parser/isa/sregs.js';
 import { firstOperandRole, Scratch } from './dataflow/effects.js';
+import { opcodeId } from './opcodes.js';
 import { IntBuffer } from './dataflow/int-buffer.js';
 
 /** A register: declared by `.reg`, or a `.reg` parameter of a `.func`. */
@@ -139,6 +140,8 @@ export interface EffectTable {
    *  operand's register without reading the register's name (`%rd4`, `[%rd4+8]`: the analyses that compile
    *  operands would otherwise compare the names of the instruction's registers with it). */
   readonly operandRegister: Int32Array;
+  /** Per instruction: its opcode's number (src/cfg/opcodes.ts), to dispatch on without reading its node. */
+  readonly opcode: Uint16Array;
 }
 
 export interface FunctionModel {
@@ -286,7 +289,7 @@ class NumberedNames {
 
 const NO_EFFECTS: EffectTable = {
   useStart: new Int32Array(1), useIds: new Int32Array(0), defStart: new Int32Array(1), defIds: new Int32Array(0), guarded: new Uint8Array(0),
-  operandStart: new Int32Array(1), operandRegister: new Int32Array(0),
+  operandStart: new Int32Array(1), operandRegister: new Int32Array(0), opcode: new Uint16Array(0),
 };
 
 class FunctionBuilder {
@@ -482,6 +485,7 @@ class FunctionBuilder {
     let operands = 0;
     for (const ins of this.instructions) operands += ins.node.operands.length;
     const operandStart = new Int32Array(n + 1);
+    const opcode = new Uint16Array(n);
     const operandRegister = new Int32Array(operands);
     let ol = 0;
     for (const ins of this.instructions) {
@@ -490,7 +494,9 @@ class FunctionBuilder {
       const ops = node.operands;
       defs.n = 0;
       uses.n = 0;
-      const role = firstOperandRole(node);
+      const id = opcodeId(node.opcode);
+      opcode[ins.index] = id;
+      const role = firstOperandRole(node, id);
       operandStart[ins.index] = ol;
       for (let k = 0; k < ops.length; k++) {
         this.named = false;
@@ -531,7 +537,7 @@ class FunctionBuilder {
     useStart[n] = ul;
     defStart[n] = dl;
     operandStart[n] = ol;
-    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded, operandStart, operandRegister };
+    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded, operandStart, operandRegister, opcode };
   }
 
   /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction). */

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type * as A from '../../src/parser/ast.js';
 import { effects, forgetEffects } from '../../src/cfg/dataflow/effects.js';
+import { OP_BRA, opcodeId, opcodeName } from '../../src/cfg/opcodes.js';
 import { buildModuleModel, type FunctionModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
 
@@ -226,6 +227,14 @@ $L:
     expect(table(14)).toBe('-');
     expect(table(15)).toBe('%r4 %rd1');
     expect(table(16)).toBe('%r5 -');
+  });
+
+  it('numbers each instruction\'s opcode (the same number for the same opcode, its name given back)', () => {
+    const t = fn.effectTable;
+    fn.instructions.forEach((ins, i) => expect(opcodeName(t.opcode[i]!), `instruction ${i}`).toBe(ins.node.opcode));
+    expect(t.opcode[0]).toBe(t.opcode[2]);
+    expect(t.opcode[0]).toBe(opcodeId('ld'));
+    expect(t.opcode[5]).toBe(OP_BRA);
   });
 
   it('counts every operand of the body: the last start is the total', () => {

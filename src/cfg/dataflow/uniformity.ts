@@ -105,6 +105,7 @@ import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { DomTree } from '../dominators.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol, VariableSymbol } from '../symbols.js';
 import { keepCompiled } from '../keep-compiled.js';
+import { OTHER_OPCODE, opcodeName } from '../opcodes.js';
 import { typeBytes } from '../symbols.js';
 import { bitWords, ENTRY, reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 import { livenessAnalysis, type Liveness } from './liveness.js';
@@ -199,6 +200,23 @@ const OPCODES: ReadonlyMap<string, number> = (() => {
   add(['elect'], opKind(K_ELECT));
   return m;
 })();
+
+/** OPCODES by opcode number (src/cfg/opcodes.ts), filled as numbers are met; -1: not looked up yet. */
+let FLAGS_BY_ID = new Int32Array(256).fill(-1);
+
+/** An instruction's OPCODES entry (0 for none) from its opcode's number; its node read only for an opcode past
+ *  the numbered ones. */
+function opcodeFlags(id: number, ins: FlatInstruction): number {
+  if (id === OTHER_OPCODE) return OPCODES.get(ins.node.opcode) ?? 0;
+  if (id >= FLAGS_BY_ID.length) {
+    const bigger = new Int32Array(Math.max(id + 1, 2 * FLAGS_BY_ID.length)).fill(-1);
+    bigger.set(FLAGS_BY_ID);
+    FLAGS_BY_ID = bigger;
+  }
+  let c = FLAGS_BY_ID[id]!;
+  if (c === -1) c = FLAGS_BY_ID[id] = OPCODES.get(opcodeName(id)!) ?? 0;
+  return c;
+}
 
 /** The state space a modifier names (`.shared::cta` → `.shared`), or undefined. */
 function spaceOf(modifiers: readonly string[]): string | undefined {
@@ -662,29 +680,29 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const itemBuffer = ITEMS.reset();
   const itemStart = scratchI32(1, n + 1);
   const guarded = fn.effectTable.guarded;
+  const opcodes = fn.effectTable.opcode;
   for (let i = 0; i < n; i++) {
     itemStart[i] = itemBuffer.length;
-    const node = ins[i]!.node;
-    const op = node.opcode;
     // A guard register is the instruction's first read: the model lists it first and says so.
     if (guarded[i] === 2) guardSlot[i] = useStart[i]!;
     const hasDefs = defStart[i + 1]! > defStart[i]!;
-    const c = OPCODES.get(op) ?? 0;
+    // (The opcode from the model's table: most instructions' syntax nodes are not read at all.)
+    const c = opcodeFlags(opcodes[i]!, ins[i]!);
     // Special registers are read by mov and cvt only (ptxas rejects them
     // anywhere else; WARP_SZ, allowed everywhere, is uniform).
     if ((c & OP_SREGS) !== 0) {
-      const operands = node.operands;
+      const operands = ins[i]!.node.operands;
       let sv = 0;
       for (let k = hasDefs ? 1 : 0; k < operands.length; k++) sv |= walkSregs(operands[k]!, opReg(i, k));
       sregVar[i] = sv;
     }
     if ((c & OP_CALL) !== 0) hasCall = true;
-    else if ((c & OP_WRITER) !== 0 || ((c & OP_STORE) !== 0 && node.modifiers.includes('.store'))) writers.push(i);
+    else if ((c & OP_WRITER) !== 0 || ((c & OP_STORE) !== 0 && ins[i]!.node.modifiers.includes('.store'))) writers.push(i);
     // (Whether a barrier is a CTA barrier only matters to broadcasts, which ask it of these.)
     else if ((c & OP_BAR) !== 0) barInstructions.push(i);
     if (!hasDefs) continue;
     if ((c & OP_MATCH) !== 0) {
-      if (node.modifiers.includes('.all')) kind[i] = K_WARP_COLLECTIVE;
+      if (ins[i]!.node.modifiers.includes('.all')) kind[i] = K_WARP_COLLECTIVE;
       else {
         kind[i] = K_VARYING;
         seedOf[i] = SEED_OPAQUE;
@@ -694,6 +712,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       kind[i] = k;
       if (k === K_VARYING) seedOf[i] = c >>> 12;
       else if (k === K_LOAD) {
+        const node = ins[i]!.node;
         const a = addressOperand(node);
         const addr = a === -1 ? undefined : node.operands[a] as A.AddressExpr;
         const first = a === -1 ? -1 : opReg(i, a);

@@ -51,24 +51,20 @@ export function destinationIsRead(opcode: string, modifiers: readonly string[]):
   return when !== undefined && hasAny(modifiers, when);
 }
 
-/** Per opcode: its first operand's role when the modifiers do not decide it (0: no destination, 1: a
- *  destination, 2: a destination also read), -1 when they do. */
-const ROLES = new Map<string, number>();
 const NO_MODIFIERS: readonly string[] = [];
 
+/** An opcode's first operand's role when its modifiers do not decide it (0: no destination, 1: a
+ *  destination, 2: a destination also read), or -1 when they do (see `destinationRole`). */
+export function fixedDestinationRole(opcode: string): number {
+  if (DESTINATION_WHEN.has(opcode) || NO_DESTINATION_WHEN.has(opcode) || DESTINATION_IS_READ.has(opcode)) return -1;
+  return writesFirstOperand(opcode, NO_MODIFIERS) ? 1 : 0;
+}
+
 /** What an instruction's first operand is, by opcode and modifiers alone: 0 when it writes none, 1 when it
- *  writes it, 2 when it also reads it (`writesFirstOperand` and `destinationIsRead` in one answer, from a table
- *  per opcode: the model asks once per instruction, and most opcodes' answer does not depend on modifiers). */
-export function destinationRole(opcode: string, modifiers: readonly string[]): 0 | 1 | 2 {
-  let role = ROLES.get(opcode);
-  if (role === undefined) {
-    role = DESTINATION_WHEN.has(opcode) || NO_DESTINATION_WHEN.has(opcode) || DESTINATION_IS_READ.has(opcode)
-      ? -1
-      : writesFirstOperand(opcode, NO_MODIFIERS) ? 1 : 0;
-    // (Bounded: a garbled module can name any number of opcodes.)
-    if (ROLES.size < 4096) ROLES.set(opcode, role);
-  }
-  if (role >= 0) return role as 0 | 1;
+ *  writes it, 2 when it also reads it (`writesFirstOperand` and `destinationIsRead` in one answer). `fixed`:
+ *  the opcode's `fixedDestinationRole`, when the caller keeps it. */
+export function destinationRole(opcode: string, modifiers: readonly string[], fixed = fixedDestinationRole(opcode)): 0 | 1 | 2 {
+  if (fixed >= 0) return fixed as 0 | 1;
   if (!writesFirstOperand(opcode, modifiers)) return 0;
   return destinationIsRead(opcode, modifiers) ? 2 : 1;
 }
