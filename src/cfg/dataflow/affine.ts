@@ -706,6 +706,8 @@ export const NEGATED = 1 << 17;
  *  opcode and modifier list, shared by the instructions that have them. */
 export interface OpInfo {
   readonly opcode: string;
+  /** The modifiers (the instructions' own list: the parser shares one per modifier set, and ops are per list). */
+  readonly modifiers: readonly string[];
   /** Type modifiers in order (`cvt.u64.u32`: [".u64", ".u32"]). */
   readonly types: readonly string[];
   /** The last type, when an integer type. */
@@ -739,6 +741,10 @@ export interface CompiledFunction {
   readonly fx: EffectTable;
   /** The function's registers by id. */
   readonly regs: readonly RegisterSymbol[];
+  /** Per register id: the width of an integer scalar register, PRED_SCALAR for a predicate, 0 for any other (a
+   *  vector, a float). The block states follow integer and predicate scalars. (Read once per function for both
+   *  engines: the registers' objects lie scattered in memory, each read of one a cache miss.) */
+  readonly scalars: Uint8Array;
 }
 
 export interface LiveIn {
@@ -923,7 +929,7 @@ function opInfo(opcode: string, mods: readonly string[]): OpInfo {
     const m = modifierInfoOf(mods);
     let flags = m.flags;
     if (PURE.has(opcode) || (opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
-    op = { opcode, types: m.types, ty: m.ty, flags };
+    op = { opcode, modifiers: mods, types: m.types, ty: m.ty, flags };
     byOpcode.set(opcode, op);
   }
   lastOp = op;
@@ -931,13 +937,13 @@ function opInfo(opcode: string, mods: readonly string[]): OpInfo {
   return op;
 }
 
-/** Whether the block states follow a register: integer and predicate scalars. */
-function followed(r: RegisterSymbol): boolean {
-  return r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred');
-}
+/** `CompiledFunction.scalars` of a predicate register. */
+export const PRED_SCALAR = 1;
 
-/** A register's live-in position not decided yet (see `compile`). */
-const UNSEEN = -3;
+/** A register's entry in `CompiledFunction.scalars`. */
+function scalarOf(r: RegisterSymbol): number {
+  return r.vector !== undefined ? 0 : intWidth(r.type) ?? (r.type === '.pred' ? PRED_SCALAR : 0);
+}
 
 function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const writtenParams = new Set<VariableSymbol>();
@@ -956,10 +962,16 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const ops = new Array<OpInfo>(list.length);
   const flagsOf = new Int32Array(list.length);
   // The registers live into some block (read before being written in it; a guarded write reads the old value),
-  // found in the same walk: blocks cover the instructions in order. Per register: UNSEEN, -2 (not followed),
-  // -1 (not live-in yet), else its position; `stamp`, the block that last wrote it.
+  // found in the same walk: blocks cover the instructions in order. Per register: -2 (not followed), -1 (not
+  // live-in yet), else its position; `stamp`, the block that last wrote it.
   const nRegs = fn.registers.length;
-  const index = new Int32Array(nRegs).fill(UNSEEN);
+  const scalars = new Uint8Array(nRegs);
+  const index = new Int32Array(nRegs);
+  for (let r = 0; r < nRegs; r++) {
+    const s = scalarOf(registers[r]!);
+    scalars[r] = s;
+    index[r] = s !== 0 ? -1 : -2;
+  }
   const stamp = new Int32Array(nRegs).fill(-1);
   const regs: RegisterSymbol[] = [];
   const blockOf = cfg.blockOf;
@@ -1012,28 +1024,22 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     const b = blockOf[n]!;
     for (let k = u0; k < u1; k++) {
       const id = fx.useIds[k]!;
-      let x = index[id]!;
-      if (x === UNSEEN) x = index[id] = followed(registers[id]!) ? -1 : -2;
-      if (x === -1 && stamp[id] !== b) {
+      if (index[id] === -1 && stamp[id] !== b) {
         index[id] = regs.length;
         regs.push(registers[id]!);
       }
     }
     for (let k = d0; k < d1; k++) {
       const id = fx.defIds[k]!;
-      if ((flags & GUARDED) !== 0 && stamp[id] !== b) {
-        let x = index[id]!;
-        if (x === UNSEEN) x = index[id] = followed(registers[id]!) ? -1 : -2;
-        if (x === -1) {
-          index[id] = regs.length;
-          regs.push(registers[id]!);
-        }
+      if ((flags & GUARDED) !== 0 && stamp[id] !== b && index[id] === -1) {
+        index[id] = regs.length;
+        regs.push(registers[id]!);
       }
       stamp[id] = b;
     }
   }
   for (let r = 0; r < nRegs; r++) if (index[r]! < 0) index[r] = -1;
-  return { ops, flags: flagsOf, srcs, paramAddresses, writtenParams, slots: slots.n, live: { index, regs }, fx, regs: registers };
+  return { ops, flags: flagsOf, srcs, paramAddresses, writtenParams, slots: slots.n, live: { index, regs }, fx, regs: registers, scalars };
 }
 
 /** Where `reg` (a register, a register's id, or a register's name) is among instruction i's uses (its defs with
@@ -1345,6 +1351,7 @@ class AffineEngine {
   /** Entry values' forms by register id (few registers are read before a write). */
   private readonly initForms = new Map<number, Form>();
   private readonly slotForms: (Form | undefined)[];
+  /** Whether the block states follow a register, by id: non-zero (`CompiledFunction.scalars`). */
   private readonly follows: Uint8Array;
   // Scratch for one block walk (shared by the engines: see `walkScratch`).
   private readonly stamp: Int32Array;
@@ -1366,8 +1373,7 @@ class AffineEngine {
     this.loops = ctx.loops(fn);
     this.code = ctx.get(fn, compiledFunction);
     this.nRegs = fn.registers.length;
-    this.follows = new Uint8Array(this.nRegs);
-    for (const r of fn.registers) if (r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred')) this.follows[r.id] = 1;
+    this.follows = this.code.scalars;
     this.live = this.code.live;
     this.empty = pvEmpty<Val>(this.live.regs.length);
     this.input = this.empty;
@@ -1681,7 +1687,7 @@ class AffineEngine {
       this.stamp[id] = this.gen;
       this.touched[this.nTouched++] = id;
     }
-    this.local[id] = this.follows[id] === 1 ? f : undefined;
+    this.local[id] = this.follows[id] !== 0 ? f : undefined;
   }
 
   /** The form of a compiled operand at width w (`read`: a register's value, by id). */
@@ -1777,7 +1783,7 @@ class AffineEngine {
     const pure = (flags & PURE_OP) !== 0;
     this.srcAt = fx.operandStart[i]!;
     this.srcEnd = fx.operandStart[i + 1]!;
-    const value = nd === 1 ? (this.follows[fx.defIds[d0]!] === 1 ? this.rule(i, flags) : undefined) : undefined;
+    const value = nd === 1 ? (this.follows[fx.defIds[d0]!] !== 0 ? this.rule(i, flags) : undefined) : undefined;
     const params = nd > 1 && (flags & PARAM) !== 0 && this.code.ops[i]!.opcode === 'ld' ? this.paramElements(i, nd) : undefined;
     const guard = (flags & GUARDED) !== 0 ? fx.useIds[u0]! : -1;
     for (let k = 0; k < nd; k++) {

@@ -35,7 +35,7 @@ import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.
 import {
   addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, GUARDED, HI, immediate, intWidth, NAMED_DEST, pvEmpty,
   pvEquals, pvGet, pvMerge, pvSetMany, pow2, recordAt, registerPosition, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
-  NEGATED, srcOf, type Fact, type OpInfo, type LiveIn, type Form, type PVec, type Src,
+  NEGATED, PRED_SCALAR, srcOf, type Fact, type OpInfo, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve } from './solver.js';
 
@@ -378,11 +378,8 @@ const CMPS: ReadonlyMap<string, number> = new Map([
 /** The block walk's scratch, per register id and per instruction or block, shared by the engines: one runs at
  *  a time (`run` asks the context nothing, so it never starts another), and made per function they were
  *  most of what an engine allocated besides its records. Each engine's `run` takes them, grown to its sizes;
- *  `widths` (reset) and the caches are set there, `local` is read only where `stamp` holds the current walk. */
+ *  the caches are set there, `local` is read only where `stamp` holds the current walk. */
 class Scratch {
-  /** Per register: the width of an integer scalar register (0: one the states hold no range of; WIDTH_UNSET
-   *  until the walk first asks, see RangeEngine.width). */
-  widths = new Uint8Array(0);
   /** Per register: the walk (`gen`) that wrote `local`. */
   stamp = new Int32Array(0);
   local: Iv[] = [];
@@ -421,13 +418,11 @@ class Scratch {
   take(fn: FunctionModel, blocks: number): this {
     const registers = fn.registers.length;
     const instructions = fn.instructions.length;
-    if (this.widths.length < registers) {
-      const size = Math.max(registers, 2 * this.widths.length);
-      this.widths = new Uint8Array(size);
+    if (this.stamp.length < registers) {
+      const size = Math.max(registers, 2 * this.stamp.length);
       this.stamp = new Int32Array(size).fill(-1);
       this.local = new Array<Iv>(size).fill(undefined);
     }
-    this.widths.fill(WIDTH_UNSET, 0, registers);
     if (this.gen > 0x3fffffff) {
       this.stamp.fill(-1);
       this.gen = 0;
@@ -488,12 +483,11 @@ const SCRATCH = new Scratch();
 /** An engine's `growths` outside its walk. */
 const NO_GROWTHS = new Map<number, number>();
 
-/** A register's width not read yet. */
-const WIDTH_UNSET = 255;
-
 class RangeEngine {
   readonly cfg: Cfg;
   readonly code: CompiledFunction;
+  /** The compiled function's table of register widths (see `width`). */
+  private readonly scalars: Uint8Array;
   readonly live: LiveIn;
   readonly empty: PVec<Interval>;
   readonly block: readonly [number, number, number] | undefined;
@@ -508,7 +502,6 @@ class RangeEngine {
   private readonly scratch = SCRATCH;
   /** Each block's out-edge conditions when they do not depend on the state (null: none). */
   private edgeCache: (Edges | null | undefined)[] = [];
-  private widths = new Uint8Array(0);
   private stamp = new Int32Array(0);
   private local: Iv[] = [];
   private input: PVec<Interval>;
@@ -548,6 +541,7 @@ class RangeEngine {
   constructor(ctx: AnalysisContext, readonly fn: FunctionModel) {
     this.cfg = ctx.cfg(fn);
     this.code = ctx.get(fn, compiledFunction);
+    this.scalars = this.code.scalars;
     this.live = this.code.live;
     this.empty = pvEmpty<Interval>(this.live.regs.length);
     this.input = this.empty;
@@ -718,9 +712,9 @@ class RangeEngine {
 
   /** Adds the conditions a `setp` writes into its predicate(s) to the scratch columns; returns how many. */
   private setpConds(i: number): number {
-    // (The syntax tree is read last and least: each node, list and operand read there is a cache miss,
-    // and they made this function a tenth of the analysis's time in a profile. Float comparisons and
-    // comparisons of no integer register end before it.)
+    // (The syntax tree is read only for a predicate pair's destination, its modifiers taken from the shared op:
+    // each node, list and operand read there is a cache miss, and they made this function a tenth of the
+    // analysis's time in a profile.)
     const ty = this.code.ops[i]!.ty;
     if (this.code.ops[i]!.opcode !== 'setp' || ty === undefined || srcOf(this.code, i, 3) !== undefined) return 0;
     const x = srcOf(this.code, i, 1);
@@ -730,8 +724,7 @@ class RangeEngine {
     const ry = this.condReg(y);
     if (rx < 0 && ry < 0) return 0;
     let spec: number | undefined;
-    const node = this.fn.instructions[i]!.node;
-    const mods = node.modifiers;
+    const mods = this.code.ops[i]!.modifiers;
     for (let j = 0; j < mods.length && spec === undefined; j++) spec = CMPS.get(mods[j]!);
     if (spec === undefined) return 0;
     const signed = ty.signed && (spec & UNSIGNED_CMP) === 0;
@@ -764,7 +757,7 @@ class RangeEngine {
     if (typeof d === 'number') {
       p = defNamed(this.code, i, d);
     } else {
-      const dst = node.operands[0]!;
+      const dst = this.fn.instructions[i]!.node.operands[0]!;
       p = predDef(this.code, i, dst.kind === 'PredPair' ? dst.first : dst);
       q = dst.kind === 'PredPair' ? predDef(this.code, i, dst.second) : -1;
     }
@@ -780,18 +773,12 @@ class RangeEngine {
     return typeof s === 'number' && this.width(s) !== 0 ? s : -1;
   }
 
-  /** The width of the integer scalar register with id `id`, 0 for any other. (Read from its symbol when the walk
-   *  first meets it: set for every register of the function before the walk, they were a pass over cold
-   *  symbols, 4.1% of the analysis's profile on block_warp.ptx, where functions declare about a register per
-   *  instruction; read here, 3.1%.) */
+  /** The width of the integer scalar register with id `id`, 0 for any other (from the compiled function's
+   *  table: read from the registers' symbols, scattered in memory, it was 3.1% of the analysis's profile on
+   *  block_warp.ptx, where functions declare about a register per instruction). */
   private width(id: number): number {
-    let w = this.widths[id]!;
-    if (w === WIDTH_UNSET) {
-      const r = this.code.regs[id]!;
-      w = r.vector === undefined ? intWidth(r.type) ?? 0 : 0;
-      this.widths[id] = w;
-    }
-    return w;
+    const w = this.scalars[id]!;
+    return w === PRED_SCALAR ? 0 : w;
   }
 
   /** The condition of instruction i's guard (true when not negated), when known in this block. */
@@ -901,7 +888,7 @@ class RangeEngine {
     }
     if (nd !== 1 || (flags & NAMED_DEST) === 0 || k !== 0) return undefined;
     const w = info.ty?.width ?? (intWidth(this.code.regs[this.code.fx.defIds[this.code.fx.defStart[i]!]!]!.type) ?? 64);
-    return this.value(i, flags, info, w, info.ty?.signed ?? false);
+    return this.value(flags, info, w, info.ty?.signed ?? false);
   }
 
   /** Where the sources of the instruction `step` interprets start and end in `code.srcs` (see `srcOf`). */
@@ -914,8 +901,8 @@ class RangeEngine {
     return at < this.srcEnd ? this.src(this.code.srcs[at]!, w) : undefined;
   }
 
-  /** The value instruction i (its flags `flags`, its opcode and modifiers `info`) writes into its destination. */
-  private value(i: number, flags: number, info: OpInfo, w: number, signed: boolean): Iv {
+  /** The value the instruction `step` interprets (its flags `flags`, its opcode and modifiers `info`) writes. */
+  private value(flags: number, info: OpInfo, w: number, signed: boolean): Iv {
     const op = info.opcode;
     const ty = info.ty;
     switch (op) {
@@ -975,7 +962,7 @@ class RangeEngine {
         // b' = b & 31; under .clamp a ≥ 32 gives 0 and b ≥ 32 every bit from a' up.
         const a = view(this.ev(1, 32), 32, false);
         const b = view(this.ev(2, 32), 32, false);
-        const clamp = !this.fn.instructions[i]!.node.modifiers.includes('.wrap');
+        const clamp = !info.modifiers.includes('.wrap');
         if (a.lo === a.hi && b.lo === b.hi) return point(bmsk(a.lo, b.lo, clamp));
         const top = Math.min(a.hi, 31) + Math.min(b.hi, clamp ? 32 : 31);
         return mk(0, pow2(Math.min(top, 32)) - 1);
@@ -1322,7 +1309,6 @@ class RangeEngine {
 
   run(): void {
     const s = this.scratch.take(this.fn, this.cfg.blocks.length);
-    this.widths = s.widths;
     this.stamp = s.stamp;
     this.local = s.local;
     this.edgeCache = s.edgeCache;
