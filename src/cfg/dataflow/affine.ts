@@ -1043,7 +1043,7 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
 }
 
 /** Where `reg` (a register, a register's id, or a register's name) is among instruction i's uses (its defs with
- *  `defs`), or -1. (By id without reading the registers: they lie scattered in memory.) */
+ *  `defs`), or -1. (By id, reading no register but a match: they lie scattered in memory.) */
 export function registerPosition(code: CompiledFunction, i: number, defs: boolean, reg: RegisterSymbol | string | number): number {
   const fx = code.fx;
   const ids = defs ? fx.defIds : fx.useIds;
@@ -1053,10 +1053,12 @@ export function registerPosition(code: CompiledFunction, i: number, defs: boolea
     for (let k = from; k < to; k++) if (ids[k] === reg) return k - from;
     return -1;
   }
-  for (let k = from; k < to; k++) {
-    const r = code.regs[ids[k]!]!;
-    if (r === reg || r.name === reg) return k - from;
+  if (typeof reg === 'object') {
+    const id = reg.id;
+    for (let k = from; k < to; k++) if (ids[k] === id && code.regs[id] === reg) return k - from;
+    return -1;
   }
+  for (let k = from; k < to; k++) if (code.regs[ids[k]!]!.name === reg) return k - from;
   return -1;
 }
 

@@ -1435,8 +1435,9 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
     const k = registerPosition(code, i, defs, reg);
     if (k < 0) return undefined;
     const fx = code.fx;
-    const r = code.regs[defs ? fx.defIds[fx.defStart[i]! + k]! : fx.useIds[fx.useStart[i]! + k]!]!;
-    if (intWidth(r.type) === undefined || r.vector !== undefined) return undefined;
+    // (An integer scalar, by the compiled table: not a read of the register's symbol.)
+    const w = code.scalars[defs ? fx.defIds[fx.defStart[i]! + k]! : fx.useIds[fx.useStart[i]! + k]!]!;
+    if (w === 0 || w === PRED_SCALAR) return undefined;
     const slot = (defs ? fx.useStart[i + 1]! : fx.useStart[i]!) + fx.defStart[i]! + k;
     return intervalOf(engine.bounds[2 * slot]!, engine.bounds[2 * slot + 1]!);
   };
@@ -1460,8 +1461,9 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
       if (r === undefined) return undefined;
       const i = indexOf(ins);
       const code = engine.code;
-      const sym = code.regs[code.fx.useIds[code.fx.useStart[i]! + registerPosition(code, i, false, reg)]!]!;
-      return view(isUnknown(r) ? undefined : r, intWidth(sym.type) ?? 64, signed);
+      // (An integer scalar, as `at` found: its width from the compiled table.)
+      const w = code.scalars[code.fx.useIds[code.fx.useStart[i]! + registerPosition(code, i, false, reg)]!]!;
+      return view(isUnknown(r) ? undefined : r, w, signed);
     },
     rangeAtBlockStart(block, reg) {
       const start = engine.startState(block);
