@@ -46,7 +46,6 @@ import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import type { LoopForest } from '../loops.js';
 import { typeBytes, type EffectTable, type FlatInstruction, type FunctionModel, type RegisterSymbol, type SregSymbol as ModelSreg, type VariableSymbol } from '../symbols.js';
 import type { SregVariance } from '../../parser/isa/sregs.js';
-import { registerList } from './effects.js';
 import { solve, type DataflowResult } from './solver.js';
 
 // ================================================================ forms
@@ -663,21 +662,28 @@ export function accessBytes(node: A.Instruction): number | undefined {
 
 // ================================================================ compiled instructions
 
-/** An operand resolved once per function (both analyses evaluate these). */
+/** An operand resolved once per function (both analyses evaluate these). A register is its id (`fn.registers`):
+ *  no object per register and function (one each was 7.6 MB that the facts of scan_reduce.ptx kept). */
 export type Src =
-  | { readonly k: 'reg'; readonly reg: RegisterSymbol }
+  | number
   /** An integer immediate as its 64-bit signed value (undefined when not a safe integer). */
   | { readonly k: 'imm'; readonly value: number | undefined }
   /** `slot`: a dense number per function, for per-analysis caches. */
   | { readonly k: 'sreg'; readonly name: string; readonly component: string | undefined; readonly variance: SregVariance; readonly slot: number }
-  | { readonly k: 'var'; readonly variable: VariableSymbol; readonly slot: number }
-  /** `base ± constant` (`[%rd1+16]`, `[smem+4]`). */
-  | { readonly k: 'sum'; readonly base: Src; readonly offset: number }
+  | VarSrc
+  /** `base ± constant` (`[%rd1+16]`, `[smem+4]`): base a register's id or a variable. */
+  | { readonly k: 'sum'; readonly base: number | VarSrc; readonly offset: number }
   /** Anything else, evaluated from the syntax tree. */
   | { readonly k: 'expr'; readonly e: A.Expression }
-  /** No value the analyses read: vectors, lists, bracketed operands (see `address`), and names of labels or
-   *  functions, unresolved names and float immediates (which both analyses evaluate to nothing). */
+  /** No value the analyses read: vectors, lists, bracketed operands (see `paramAddresses`), and names of labels
+   *  or functions, unresolved names and float immediates (which both analyses evaluate to nothing). */
   | { readonly k: 'none' };
+
+export interface VarSrc {
+  readonly k: 'var';
+  readonly variable: VariableSymbol;
+  readonly slot: number;
+}
 
 /** Modifier flags of a compiled instruction. */
 export const WIDE = 1;
@@ -691,44 +697,54 @@ export const CONST = 64;
 export const NAMED_DEST = 128;
 /** The result is a pure function of the operands (for `uniform`). */
 export const PURE_OP = 256;
+/** Its guard is a register (its first use: the model lists the guard first among the uses). */
+export const GUARDED = 1 << 16;
+/** Its guard is negated (`@!%p`). */
+export const NEGATED = 1 << 17;
 
-export interface CompiledIns {
-  readonly index: number;
-  readonly node: A.Instruction;
+/** What an instruction's opcode and modifiers say (its `types`, `ty`, and the flags of both): one object per
+ *  opcode and modifier list, shared by the instructions that have them. */
+export interface OpInfo {
   readonly opcode: string;
+  /** The modifiers (the instructions' own list: the parser shares one per modifier set, and ops are per list). */
+  readonly modifiers: readonly string[];
   /** Type modifiers in order (`cvt.u64.u32`: [".u64", ".u32"]). */
   readonly types: readonly string[];
   /** The last type, when an integer type. */
   readonly ty: IntType | undefined;
   readonly flags: number;
-  /** The registers it writes and reads (the guard first), as lists made at each request: the engines read
-   *  them by id from `CompiledFunction.fx`. */
-  readonly defs: readonly RegisterSymbol[];
-  readonly uses: readonly RegisterSymbol[];
-  /** Where its operands' sources start in `CompiledFunction.srcs` (one per operand, in order; see `srcOf`). */
-  readonly srcAt: number;
-  /** The first bracketed operand with a single element. */
-  readonly address: Src | undefined;
-  readonly guard: RegisterSymbol | undefined;
-  readonly negated: boolean;
 }
 
+/** A function's instructions compiled, by instruction index: no object per instruction (one each, of seven
+ *  fields, was 15 MB that the facts of scan_reduce.ptx kept, copied by each scavenge they lived through).
+ *  Instruction i's registers are the effect table's (`fx`: uses `fx.useIds[fx.useStart[i], fx.useStart[i + 1])`,
+ *  the guard first, defs likewise), its operands' sources `srcs[fx.operandStart[i], fx.operandStart[i + 1])`
+ *  (see `srcOf`). */
 export interface CompiledFunction {
-  readonly ins: readonly CompiledIns[];
-  /** Every instruction's operand sources, one list for the function (a list per instruction was two heap
-   *  objects per instruction more for the collector to copy). */
+  /** Per instruction, what its opcode and modifiers say. */
+  readonly ops: readonly OpInfo[];
+  /** Per instruction, its op's flags and its own (NAMED_DEST, GUARDED, NEGATED). */
+  readonly flags: Int32Array;
+  /** Every operand's source, in the order of the model's operand table (one list for the function). */
   readonly srcs: readonly Src[];
+  /** The address (first bracketed operand, with one element) of each `.param` instruction, by instruction: the
+   *  only addresses the analyses evaluate (`ld.param`). */
+  readonly paramAddresses: ReadonlyMap<number, Src>;
   /** `.param` variables the function stores to (call arguments, return values). */
   readonly writtenParams: ReadonlySet<VariableSymbol>;
   /** How many `sreg`/`var` operand slots. */
   readonly slots: number;
   /** Integer and predicate registers live into some block: the entries of the block states. */
   readonly live: LiveIn;
-  /** The model's registers of each instruction, by id: uses `fx.useIds[fx.useStart[i], fx.useStart[i + 1])`
-   *  (the guard first), defs likewise. They also place each instruction's records (`recordAt`). */
+  /** The model's registers and operands of each instruction, by id (see above). They also place each
+   *  instruction's records (`recordAt`). */
   readonly fx: EffectTable;
   /** The function's registers by id. */
   readonly regs: readonly RegisterSymbol[];
+  /** Per register id: the width of an integer scalar register, PRED_SCALAR for a predicate, 0 for any other (a
+   *  vector, a float). The block states follow integer and predicate scalars. (Read once per function for both
+   *  engines: the registers' objects lie scattered in memory, each read of one a cache miss.) */
+  readonly scalars: Uint8Array;
 }
 
 export interface LiveIn {
@@ -772,11 +788,8 @@ const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 /** Per-function compile state: operand objects shared between instructions. */
 interface CompileState {
   n: number;
-  readonly regs: Src[];
-  /** The function's registers by id. */
-  readonly registers: readonly RegisterSymbol[];
   /** One source per variable (and slot): what the analyses make of it depends on the variable only. */
-  readonly vars: Map<VariableSymbol, Src>;
+  readonly vars: Map<VariableSymbol, VarSrc>;
   /** One source per special register and component (and slot). */
   readonly sregs: Map<string, Map<string | undefined, Src>>;
 }
@@ -795,19 +808,9 @@ function immSrc(value: number | undefined): Src {
 const TYPE_LISTS = new Map<string, readonly string[]>();
 const INT_TYPES = new Map<string, IntType>();
 
-/** The one source object in the function of the register with id `id`. */
-function regSrc(id: number, slots: CompileState): Src {
-  let r = slots.regs[id];
-  if (r === undefined) {
-    r = { k: 'reg', reg: slots.registers[id]! };
-    slots.regs[id] = r;
-  }
-  return r;
-}
-
 /** A variable's one source object in the function (its `slot` shared: both analyses' value of it is the
  *  variable's, whatever the operand). */
-function varSrc(variable: VariableSymbol, slots: CompileState): Src {
+function varSrc(variable: VariableSymbol, slots: CompileState): VarSrc {
   let v = slots.vars.get(variable);
   if (v === undefined) {
     v = { k: 'var', variable, slot: slots.n++ };
@@ -844,12 +847,12 @@ function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind
       // A register, from the model's operand table: no lookup, and no read of the register's name. (The names
       // this reaches are the first its operand holds: the operand itself, the base of `base ± constant`, the
       // element of `[...]`.)
-      if (reg >= 0) return regSrc(reg, slots);
+      if (reg >= 0) return reg;
       const name = e as A.NameExpr;
       const s = fn.resolve(name);
       if (s === undefined) return NONE;
       switch (s.kind) {
-        case 'register': return regSrc(s.id, slots);
+        case 'register': return s.id;
         case 'variable': return varSrc(s, slots);
         case 'sreg': return s.name === 'WARP_SZ' ? immSrc(32) : sregSrc(s, name.component, slots);
         // Labels (branch targets: one operand in ten) and functions: no value either analysis reads.
@@ -864,7 +867,7 @@ function compileSrc(fn: FunctionModel, e: A.Expression, kind: A.Expression['kind
       if (off === null || off === undefined) return { k: 'expr', e };
       const left = b.left;
       const base = compileSrc(fn, left, left.kind, reg, slots);
-      return base.k === 'reg' || base.k === 'var' ? { k: 'sum', base, offset: b.op === '+' ? off : -off } : { k: 'expr', e };
+      return typeof base === 'number' || base.k === 'var' ? { k: 'sum', base, offset: b.op === '+' ? off : -off } : { k: 'expr', e };
     }
     default:
       return { k: 'expr', e };
@@ -907,15 +910,6 @@ function modifierInfoOf(mods: readonly string[]): ModifierInfo {
   return info;
 }
 
-/** What an instruction's opcode and modifiers say (its `types`, `ty`, and the flags of both): one object per
- *  opcode and modifier list, shared by the instructions that have them. */
-interface OpInfo {
-  readonly opcode: string;
-  readonly types: readonly string[];
-  readonly ty: IntType | undefined;
-  readonly flags: number;
-}
-
 /** Per modifier list (see MODIFIER_INFO), per opcode. */
 const OP_INFO = new WeakMap<readonly string[], Map<string, OpInfo>>();
 
@@ -935,7 +929,7 @@ function opInfo(opcode: string, mods: readonly string[]): OpInfo {
     const m = modifierInfoOf(mods);
     let flags = m.flags;
     if (PURE.has(opcode) || (opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
-    op = { opcode, types: m.types, ty: m.ty, flags };
+    op = { opcode, modifiers: mods, types: m.types, ty: m.ty, flags };
     byOpcode.set(opcode, op);
   }
   lastOp = op;
@@ -943,80 +937,20 @@ function opInfo(opcode: string, mods: readonly string[]): OpInfo {
   return op;
 }
 
-/** Flags of a compiled instruction kept for its getters: its guard is a register (its first use: the model
- *  lists the guard first among the uses), and negated. */
-export const GUARDED = 1 << 16;
-const NEGATED = 1 << 17;
+/** `CompiledFunction.scalars` of a predicate register. */
+export const PRED_SCALAR = 1;
 
-/** A function's registers by id and the ids each instruction reads and writes (the model's effect table). */
-interface RegisterIds {
-  readonly fx: EffectTable;
-  readonly regs: readonly RegisterSymbol[];
+/** A register's entry in `CompiledFunction.scalars`. */
+function scalarOf(r: RegisterSymbol): number {
+  return r.vector !== undefined ? 0 : intWidth(r.type) ?? (r.type === '.pred' ? PRED_SCALAR : 0);
 }
-
-/** A compiled instruction: what its opcode and modifiers say is one shared object (`op`), its registers the
- *  function's effect table (`ids`), its guard the first of its uses, so that each instruction keeps seven
- *  fields, not thirteen (the compiled instructions of a function live as long as its facts: each field was
- *  1.5 MB more for the collector to copy on a 9 MB module). */
-class Compiled implements CompiledIns {
-  constructor(
-    readonly index: number,
-    readonly node: A.Instruction,
-    private readonly op: OpInfo,
-    readonly flags: number,
-    private readonly ids: RegisterIds,
-    readonly srcAt: number,
-    readonly address: Src | undefined,
-  ) {}
-
-  get uses(): readonly RegisterSymbol[] {
-    const fx = this.ids.fx;
-    return registerList(this.ids.regs, fx.useIds, fx.useStart[this.index]!, fx.useStart[this.index + 1]!);
-  }
-
-  get defs(): readonly RegisterSymbol[] {
-    const fx = this.ids.fx;
-    return registerList(this.ids.regs, fx.defIds, fx.defStart[this.index]!, fx.defStart[this.index + 1]!);
-  }
-
-  get opcode(): string {
-    return this.op.opcode;
-  }
-
-  get types(): readonly string[] {
-    return this.op.types;
-  }
-
-  get ty(): IntType | undefined {
-    return this.op.ty;
-  }
-
-  get guard(): RegisterSymbol | undefined {
-    const fx = this.ids.fx;
-    return (this.flags & GUARDED) !== 0 ? this.ids.regs[fx.useIds[fx.useStart[this.index]!]!] : undefined;
-  }
-
-  get negated(): boolean {
-    return (this.flags & NEGATED) !== 0;
-  }
-}
-
-/** Whether the block states follow a register: integer and predicate scalars. */
-function followed(r: RegisterSymbol): boolean {
-  return r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred');
-}
-
-/** A register's live-in position not decided yet (see `compile`). */
-const UNSEEN = -3;
 
 function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const writtenParams = new Set<VariableSymbol>();
+  const paramAddresses = new Map<number, Src>();
   const fx = fn.effectTable;
   const registers = fn.registers;
-  const ids: RegisterIds = { fx, regs: registers };
-  const slots: CompileState = {
-    n: 0, regs: new Array<Src>(registers.length), vars: new Map(), sregs: new Map(), registers,
-  };
+  const slots: CompileState = { n: 0, vars: new Map(), sregs: new Map() };
   const list = fn.instructions;
   // The sources' list made at its length (one per operand) and filled by index: `push` was a call of the generic
   // builtin for every operand, a tenth of compiling. (Operand k of instruction n is `operandStart[n] + k`, as in
@@ -1024,13 +958,20 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   const srcs = new Array<Src>(fx.operandStart[list.length]!);
   const operandRegister = fx.operandRegister;
   let at = 0;
-  // (A loop filling a list made at its length, not `map` with a closure.)
-  const ins = new Array<CompiledIns>(list.length);
+  // (Loops filling lists made at their length, not `map` with a closure.)
+  const ops = new Array<OpInfo>(list.length);
+  const flagsOf = new Int32Array(list.length);
   // The registers live into some block (read before being written in it; a guarded write reads the old value),
-  // found in the same walk: blocks cover the instructions in order. Per register: UNSEEN, -2 (not followed),
-  // -1 (not live-in yet), else its position; `stamp`, the block that last wrote it.
+  // found in the same walk: blocks cover the instructions in order. Per register: -2 (not followed), -1 (not
+  // live-in yet), else its position; `stamp`, the block that last wrote it.
   const nRegs = fn.registers.length;
-  const index = new Int32Array(nRegs).fill(UNSEEN);
+  const scalars = new Uint8Array(nRegs);
+  const index = new Int32Array(nRegs);
+  for (let r = 0; r < nRegs; r++) {
+    const s = scalarOf(registers[r]!);
+    scalars[r] = s;
+    index[r] = s !== 0 ? -1 : -2;
+  }
   const stamp = new Int32Array(nRegs).fill(-1);
   const regs: RegisterSymbol[] = [];
   const blockOf = cfg.blockOf;
@@ -1042,13 +983,12 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     const d1 = fx.defStart[n + 1]!;
     const op = opInfo(node.opcode, node.modifiers);
     let flags = op.flags;
-    const ops = node.operands;
-    const srcAt = at;
+    const operands = node.operands;
     // The first bracketed operand (`addressOperand`), found in the same walk.
     let first: A.AddressExpr | undefined;
     let firstAt = 0;
-    for (let k = 0; k < ops.length; k++) {
-      const o = ops[k]!;
+    for (let k = 0; k < operands.length; k++) {
+      const o = operands[k]!;
       // (Each operand's `kind` read once: see compileSrc.)
       const kind = o.kind;
       if (k === 0 && kind === 'Name') flags |= NAMED_DEST;
@@ -1063,11 +1003,15 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
         at++;
       }
     }
-    const only = first === undefined || first.elements.length !== 1 ? undefined : first.elements[0]!;
-    const address = only === undefined ? undefined : compileSrc(fn, only, only.kind, operandRegister[firstAt]!, slots);
-    if (op.opcode === 'st' && (flags & PARAM) !== 0 && address !== undefined) {
-      const base = address.k === 'sum' ? address.base : address;
-      if (base.k === 'var') writtenParams.add(base.variable);
+    // Only `.param` addresses are evaluated (`ld.param`) or looked at (`st.param`): no source for the others.
+    if ((flags & PARAM) !== 0 && first !== undefined && first.elements.length === 1) {
+      const only = first.elements[0]!;
+      const address = compileSrc(fn, only, only.kind, operandRegister[firstAt]!, slots);
+      paramAddresses.set(n, address);
+      if (op.opcode === 'st') {
+        const base = typeof address === 'number' ? address : address.k === 'sum' ? address.base : address;
+        if (typeof base !== 'number' && base.k === 'var') writtenParams.add(base.variable);
+      }
     }
     // A guard that is a register is the first use (the model lists it there and says so).
     const guard = node.guard;
@@ -1075,44 +1019,46 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
       if (fx.guarded[n] === 2) flags |= GUARDED;
       if (guard.negated) flags |= NEGATED;
     }
-    ins[n] = new Compiled(n, node, op, flags, ids, srcAt, address);
+    ops[n] = op;
+    flagsOf[n] = flags;
     const b = blockOf[n]!;
     for (let k = u0; k < u1; k++) {
       const id = fx.useIds[k]!;
-      let x = index[id]!;
-      if (x === UNSEEN) x = index[id] = followed(registers[id]!) ? -1 : -2;
-      if (x === -1 && stamp[id] !== b) {
+      if (index[id] === -1 && stamp[id] !== b) {
         index[id] = regs.length;
         regs.push(registers[id]!);
       }
     }
     for (let k = d0; k < d1; k++) {
       const id = fx.defIds[k]!;
-      if ((flags & GUARDED) !== 0 && stamp[id] !== b) {
-        let x = index[id]!;
-        if (x === UNSEEN) x = index[id] = followed(registers[id]!) ? -1 : -2;
-        if (x === -1) {
-          index[id] = regs.length;
-          regs.push(registers[id]!);
-        }
+      if ((flags & GUARDED) !== 0 && stamp[id] !== b && index[id] === -1) {
+        index[id] = regs.length;
+        regs.push(registers[id]!);
       }
       stamp[id] = b;
     }
   }
   for (let r = 0; r < nRegs; r++) if (index[r]! < 0) index[r] = -1;
-  return { ins, srcs, writtenParams, slots: slots.n, live: { index, regs }, fx, regs: registers };
+  return { ops, flags: flagsOf, srcs, paramAddresses, writtenParams, slots: slots.n, live: { index, regs }, fx, regs: registers, scalars };
 }
 
-/** Where `reg` (a register, or a register's name) is among instruction i's uses (its defs with `defs`), or -1. */
-export function registerPosition(code: CompiledFunction, i: number, defs: boolean, reg: RegisterSymbol | string): number {
+/** Where `reg` (a register, a register's id, or a register's name) is among instruction i's uses (its defs with
+ *  `defs`), or -1. (By id, reading no register but a match: they lie scattered in memory.) */
+export function registerPosition(code: CompiledFunction, i: number, defs: boolean, reg: RegisterSymbol | string | number): number {
   const fx = code.fx;
   const ids = defs ? fx.defIds : fx.useIds;
   const from = defs ? fx.defStart[i]! : fx.useStart[i]!;
   const to = defs ? fx.defStart[i + 1]! : fx.useStart[i + 1]!;
-  for (let k = from; k < to; k++) {
-    const r = code.regs[ids[k]!]!;
-    if (r === reg || r.name === reg) return k - from;
+  if (typeof reg === 'number') {
+    for (let k = from; k < to; k++) if (ids[k] === reg) return k - from;
+    return -1;
   }
+  if (typeof reg === 'object') {
+    const id = reg.id;
+    for (let k = from; k < to; k++) if (ids[k] === id && code.regs[id] === reg) return k - from;
+    return -1;
+  }
+  for (let k = from; k < to; k++) if (code.regs[ids[k]!]!.name === reg) return k - from;
   return -1;
 }
 
@@ -1123,13 +1069,12 @@ export function recordAt(code: CompiledFunction, i: number): number {
   return code.fx.useStart[i]! + code.fx.defStart[i]!;
 }
 
-/** The source of operand `k` of a compiled instruction; undefined past its last operand. Read without the
- *  syntax tree: an instruction's sources lie in order in `srcs`, one per operand, so they end where the next
- *  instruction's start. (The operand count from the tree's node was a cache miss per operand evaluated: a
- *  tenth of the range analysis's time in a profile.) */
-export function srcOf(code: CompiledFunction, c: CompiledIns, k: number): Src | undefined {
-  const next = code.ins[c.index + 1];
-  return c.srcAt + k < (next === undefined ? code.srcs.length : next.srcAt) ? code.srcs[c.srcAt + k] : undefined;
+/** The source of operand `k` of instruction i; undefined past its last operand. Read without the syntax tree:
+ *  an instruction's sources lie in order in `srcs`, from the model's operand table. (The operand count from the
+ *  tree's node was a cache miss per operand evaluated: a tenth of the range analysis's time in a profile.) */
+export function srcOf(code: CompiledFunction, i: number, k: number): Src | undefined {
+  const at = code.fx.operandStart[i]! + k;
+  return at < code.fx.operandStart[i + 1]! ? code.srcs[at] : undefined;
 }
 
 /** Each instruction with its operands resolved (shared by the affine and range analyses). */
@@ -1337,18 +1282,20 @@ function nextWalk(stamp: Int32Array): number {
   return ++WALK;
 }
 
-// Symbols made in bulk, with names built only when asked for.
+// Symbols made in bulk, with names built only when asked for (from the function's model: its instruction's
+// opcode and line, its def's register).
 class DefSym implements DefSymbol {
   readonly kind = 'def';
   threadDependent = false;
   uniform: boolean | undefined = undefined;
-  readonly instruction: number;
-  constructor(readonly id: number, private readonly c: CompiledIns, readonly element: number, readonly guarded: boolean) {
-    this.instruction = c.index;
-  }
+  constructor(readonly id: number, private readonly fn: FunctionModel, readonly instruction: number, readonly element: number, readonly guarded: boolean) {}
   get name(): string {
-    const reg = this.element === PRODUCT ? 'product' : this.c.defs[this.element]?.name;
-    return `${this.c.opcode}@L${this.c.node.range.line}${reg === undefined ? '' : `(${reg})`}`;
+    const fx = this.fn.effectTable;
+    const i = this.instruction;
+    const slot = fx.defStart[i]! + this.element;
+    const reg = this.element === PRODUCT ? 'product' : slot < fx.defStart[i + 1]! ? this.fn.registers[fx.defIds[slot]!]!.name : undefined;
+    const node = this.fn.instructions[i]!.node;
+    return `${node.opcode}@L${node.range.line}${reg === undefined ? '' : `(${reg})`}`;
   }
 }
 
@@ -1406,6 +1353,7 @@ class AffineEngine {
   /** Entry values' forms by register id (few registers are read before a write). */
   private readonly initForms = new Map<number, Form>();
   private readonly slotForms: (Form | undefined)[];
+  /** Whether the block states follow a register, by id: non-zero (`CompiledFunction.scalars`). */
   private readonly follows: Uint8Array;
   // Scratch for one block walk (shared by the engines: see `walkScratch`).
   private readonly stamp: Int32Array;
@@ -1416,7 +1364,7 @@ class AffineEngine {
   private readonly touched: number[] = [];
   private nTouched = 0;
   private readonly nRegs: number;
-  /** Per instruction (from `recordAt`): values of its uses, then of its defs, aligned with CompiledIns. */
+  /** Per instruction (from `recordAt`): values of its uses, then of its defs, aligned with the effect table. */
   readonly records: (Val | undefined)[];
   /** Instructions recorded (reachable). */
   readonly reached: Uint8Array;
@@ -1427,8 +1375,7 @@ class AffineEngine {
     this.loops = ctx.loops(fn);
     this.code = ctx.get(fn, compiledFunction);
     this.nRegs = fn.registers.length;
-    this.follows = new Uint8Array(this.nRegs);
-    for (const r of fn.registers) if (r.vector === undefined && (intWidth(r.type) !== undefined || r.type === '.pred')) this.follows[r.id] = 1;
+    this.follows = this.code.scalars;
     this.live = this.code.live;
     this.empty = pvEmpty<Val>(this.live.regs.length);
     this.input = this.empty;
@@ -1614,19 +1561,19 @@ class AffineEngine {
     return true;
   }
 
-  defSym(c: CompiledIns, element: number, guarded: boolean, pure: boolean): number {
+  defSym(i: number, element: number, guarded: boolean, pure: boolean): number {
     if (element === 0 && !guarded) {
-      let id = this.firstDef[c.index]! - 1;
+      let id = this.firstDef[i]! - 1;
       if (id < 0) {
-        id = this.add(new DefSym(this.symbols.length, c, 0, false), pure, K_DEF, c.index);
-        this.firstDef[c.index] = id + 1;
+        id = this.add(new DefSym(this.symbols.length, this.fn, i, 0, false), pure, K_DEF, i);
+        this.firstDef[i] = id + 1;
       }
       return id;
     }
-    const key = c.index * 32 + element * 2 + (guarded ? 1 : 0);
+    const key = i * 32 + element * 2 + (guarded ? 1 : 0);
     let id = this.defKeyed.get(key);
     if (id === undefined) {
-      id = this.add(new DefSym(this.symbols.length, c, element, guarded), pure, K_DEF, guarded || element === PRODUCT ? -1 : c.index);
+      id = this.add(new DefSym(this.symbols.length, this.fn, i, element, guarded), pure, K_DEF, guarded || element === PRODUCT ? -1 : i);
       this.defKeyed.set(key, id);
     }
     return id;
@@ -1728,25 +1675,27 @@ class AffineEngine {
 
   // ------------------------------------------------------------ the block walk
 
-  private get(r: RegisterSymbol): Val | undefined {
-    if (this.stamp[r.id] === this.gen) return this.local[r.id];
-    if (this.follows[r.id] === 0) return undefined;
-    const k = this.live.index[r.id]!;
-    return (k >= 0 ? pvGet(this.input, k) : undefined) ?? this.initForm(r);
+  /** The value of the register with id `id`. (By id: the registers' objects lie scattered in memory, each read
+   *  of one a cache miss.) */
+  private get(id: number): Val | undefined {
+    if (this.stamp[id] === this.gen) return this.local[id];
+    if (this.follows[id] === 0) return undefined;
+    const k = this.live.index[id]!;
+    return (k >= 0 ? pvGet(this.input, k) : undefined) ?? this.initForm(this.code.regs[id]!);
   }
 
-  private set(r: RegisterSymbol, f: Val | undefined): void {
-    if (this.stamp[r.id] !== this.gen) {
-      this.stamp[r.id] = this.gen;
-      this.touched[this.nTouched++] = r.id;
+  private set(id: number, f: Val | undefined): void {
+    if (this.stamp[id] !== this.gen) {
+      this.stamp[id] = this.gen;
+      this.touched[this.nTouched++] = id;
     }
-    this.local[r.id] = this.follows[r.id] === 1 ? f : undefined;
+    this.local[id] = this.follows[id] !== 0 ? f : undefined;
   }
 
-  /** The form of a compiled operand at width w. */
-  src(s: Src, w: number, read: (r: RegisterSymbol) => Val | undefined): Val | undefined {
+  /** The form of a compiled operand at width w (`read`: a register's value, by id). */
+  src(s: Src, w: number, read: (id: number) => Val | undefined): Val | undefined {
+    if (typeof s === 'number') return read(s);
     switch (s.k) {
-      case 'reg': return read(s.reg);
       case 'imm': return s.value === undefined ? undefined : constForm(wrapTo(s.value, w));
       case 'sreg': case 'var': {
         let f = s.slot >= 0 ? this.slotForms[s.slot] : undefined;
@@ -1765,7 +1714,7 @@ class AffineEngine {
     }
   }
 
-  private leafForm(s: Src & { k: 'sreg' | 'var' }): Form {
+  private leafForm(s: Extract<Src, { k: 'sreg' | 'var' }>): Form {
     if (s.k === 'var') return this.form(this.varSym(s.variable));
     const dim = s.component === 'x' ? 0 : s.component === 'y' ? 1 : s.component === 'z' ? 2 : -1;
     if (s.name === '%ntid' && this.ntid !== undefined && dim >= 0) return constForm(this.ntid[dim]!);
@@ -1773,7 +1722,7 @@ class AffineEngine {
   }
 
   /** The form of an operand expression (the slow path for unusual operands). */
-  evalExpr(e: A.Expression, w: number, read: (r: RegisterSymbol) => Val | undefined): Val | undefined {
+  evalExpr(e: A.Expression, w: number, read: (id: number) => Val | undefined): Val | undefined {
     switch (e.kind) {
       case 'Int': case 'Unary': {
         const v = immediate64(e);
@@ -1792,7 +1741,7 @@ class AffineEngine {
       case 'Name': {
         const s = this.fn.resolve(e);
         if (s === undefined || s.kind === 'label' || s.kind === 'function') return undefined;
-        if (s.kind === 'register') return read(s);
+        if (s.kind === 'register') return read(s.id);
         if (s.kind === 'variable') return this.form(this.varSym(s));
         return this.src(s.name === 'WARP_SZ' ? { k: 'imm', value: 32 } : { k: 'sreg', name: s.name, component: e.component, variance: s.spec.variance, slot: -1 }, w, read);
       }
@@ -1816,14 +1765,13 @@ class AffineEngine {
     }
   }
 
-  private readonly read = (r: RegisterSymbol): Val | undefined => this.get(r);
+  private readonly read = (id: number): Val | undefined => this.get(id);
 
   /** Interprets one instruction, recording the forms it reads and writes
    *  (each visit overwrites the record: the last one is at the fixpoint). */
-  private step(c: CompiledIns): void {
+  private step(i: number): void {
     // (Its registers by id from the effect table: no list of them per instruction.)
-    const { fx, regs } = this.code;
-    const i = c.index;
+    const { fx } = this.code;
     const u0 = fx.useStart[i]!;
     const d0 = fx.defStart[i]!;
     const nu = fx.useStart[i + 1]! - u0;
@@ -1831,26 +1779,29 @@ class AffineEngine {
     const rec = this.records;
     const at = u0 + d0;
     this.reached[i] = 1;
-    for (let k = 0; k < nu; k++) rec[at + k] = this.get(regs[fx.useIds[u0 + k]!]!);
+    for (let k = 0; k < nu; k++) rec[at + k] = this.get(fx.useIds[u0 + k]!);
     if (nd === 0) return;
-    const pure = (c.flags & PURE_OP) !== 0;
-    const value = nd === 1 ? (this.follows[fx.defIds[d0]!] === 1 ? this.rule(c) : undefined) : undefined;
-    const params = nd > 1 && c.opcode === 'ld' && (c.flags & PARAM) !== 0 ? this.paramElements(c, nd) : undefined;
-    const guard = (c.flags & GUARDED) !== 0 ? regs[fx.useIds[u0]!]! : undefined;
+    const flags = this.code.flags[i]!;
+    const pure = (flags & PURE_OP) !== 0;
+    this.srcAt = fx.operandStart[i]!;
+    this.srcEnd = fx.operandStart[i + 1]!;
+    const value = nd === 1 ? (this.follows[fx.defIds[d0]!] !== 0 ? this.rule(i, flags) : undefined) : undefined;
+    const params = nd > 1 && (flags & PARAM) !== 0 && this.code.ops[i]!.opcode === 'ld' ? this.paramElements(i, nd) : undefined;
+    const guard = (flags & GUARDED) !== 0 ? fx.useIds[u0]! : -1;
     for (let k = 0; k < nd; k++) {
-      const d = regs[fx.defIds[d0 + k]!]!;
-      if (this.follows[d.id] === 0) {
+      const d = fx.defIds[d0 + k]!;
+      if (this.follows[d] === 0) {
         this.set(d, undefined);
         rec[at + nu + k] = undefined;
         continue;
       }
       let f = nd === 1 ? value : params?.[k];
       // (An opaque value is its symbol's id: its form is made only if some rule or fact reads it.)
-      if (f === undefined) f = this.defSym(c, k, false, pure);
-      if (guard !== undefined) {
+      if (f === undefined) f = this.defSym(i, k, false, pure);
+      if (guard >= 0) {
         const old = this.get(d)!;
         if (!valEquals(old, f)) {
-          const id = this.defSym(c, k, true, pure);
+          const id = this.defSym(i, k, true, pure);
           // The old value, the new one and the guard.
           this.setDeps3(id, old, f, this.get(guard));
           f = id;
@@ -1862,10 +1813,12 @@ class AffineEngine {
   }
 
   /** `ld.param.v2` of a parameter: one parameter symbol per element. */
-  private paramElements(c: CompiledIns, nd: number): (Form | undefined)[] | undefined {
-    const f = c.address === undefined ? undefined : this.src(c.address, 64, this.read);
+  private paramElements(i: number, nd: number): (Form | undefined)[] | undefined {
+    const address = this.code.paramAddresses.get(i);
+    const f = address === undefined ? undefined : this.src(address, 64, this.read);
     const p = f === undefined ? undefined : this.paramBase(this.F(f));
-    const size = typeBytes(c.types[c.types.length - 1] ?? '') ?? 0;
+    const types = this.code.ops[i]!.types;
+    const size = typeBytes(types[types.length - 1] ?? '') ?? 0;
     if (p === undefined || size === 0 || this.code.writtenParams.has(p.variable)) return undefined;
     const out = new Array<Form | undefined>(nd);
     for (let k = 0; k < nd; k++) out[k] = this.form(this.paramSym(p.variable, p.offset + k * size));
@@ -1880,61 +1833,63 @@ class AffineEngine {
     return { variable: s.variable, offset: f.c };
   }
 
-  /** Where the sources of the instruction `step` interprets end in `code.srcs` (see `srcOf`). */
+  /** Where the sources of the instruction `step` interprets start and end in `code.srcs` (see `srcOf`). */
+  private srcAt = 0;
   private srcEnd = 0;
 
-  /** Operand k's form. */
-  private ev(c: CompiledIns, k: number, w: number): Form | undefined {
-    const at = c.srcAt + k;
+  /** Operand k's form (of the instruction `step` interprets). */
+  private ev(k: number, w: number): Form | undefined {
+    const at = this.srcAt + k;
     if (at >= this.srcEnd) return undefined;
     const v = this.src(this.code.srcs[at]!, w, this.read);
     return v === undefined ? undefined : typeof v === 'number' ? this.form(v) : v;
   }
 
   /** Operand k's value (for rules that pass it on as it is). */
-  private evV(c: CompiledIns, k: number, w: number): Val | undefined {
-    const at = c.srcAt + k;
+  private evV(k: number, w: number): Val | undefined {
+    const at = this.srcAt + k;
     return at < this.srcEnd ? this.src(this.code.srcs[at]!, w, this.read) : undefined;
   }
 
-  /** The transfer rule of a single-destination instruction; undefined: opaque. */
-  private rule(c: CompiledIns): Val | undefined {
-    if ((c.flags & NAMED_DEST) === 0) return undefined; // vector or pair destinations are opaque
-    const op = c.opcode;
-    const ty = c.ty;
-    const w = ty?.width ?? intWidth(this.code.regs[this.code.fx.defIds[this.code.fx.defStart[c.index]!]!]!.type) ?? 64;
+  /** The transfer rule of single-destination instruction i (its flags `flags`); undefined: opaque. */
+  private rule(i: number, flags: number): Val | undefined {
+    if ((flags & NAMED_DEST) === 0) return undefined; // vector or pair destinations are opaque
+    const info = this.code.ops[i]!;
+    const op = info.opcode;
+    const ty = info.ty;
+    const w = ty?.width ?? intWidth(this.code.regs[this.code.fx.defIds[this.code.fx.defStart[i]!]!]!.type) ?? 64;
     switch (op) {
       case 'mov': {
-        if ((c.flags & FLOAT) !== 0) return undefined;
+        if ((flags & FLOAT) !== 0) return undefined;
         // (A symbol's form `1·sym` is the same at every width.)
-        const a = this.evV(c, 1, w);
+        const a = this.evV(1, w);
         return typeof a === 'number' ? a : norm(a, w);
       }
       case 'add': case 'sub': {
-        if (ty === undefined || (c.flags & SAT) !== 0) return undefined;
-        const a = this.ev(c, 1, w);
-        const b = a === undefined ? undefined : this.ev(c, 2, w);
+        if (ty === undefined || (flags & SAT) !== 0) return undefined;
+        const a = this.ev(1, w);
+        const b = a === undefined ? undefined : this.ev(2, w);
         return a === undefined || b === undefined ? undefined : norm(addScaled(a, b, op === 'add' ? 1 : -1), w);
       }
       case 'neg': case 'not': {
         if (ty === undefined) return undefined;
-        const a = this.ev(c, 1, w);
+        const a = this.ev(1, w);
         const n = a === undefined ? undefined : scaleForm(a, -1);
         return n === undefined ? undefined : norm(op === 'neg' ? n : addScaled(n, constForm(1), -1), w);
       }
       case 'mul': case 'mad': {
-        if (ty === undefined || (c.flags & (HI | SAT)) !== 0) return undefined;
-        const wide = (c.flags & WIDE) !== 0;
-        let a = this.ev(c, 1, w);
-        let b = this.ev(c, 2, w);
+        if (ty === undefined || (flags & (HI | SAT)) !== 0) return undefined;
+        const wide = (flags & WIDE) !== 0;
+        let a = this.ev(1, w);
+        let b = this.ev(2, w);
         if (a === undefined || b === undefined) return undefined;
         if (!isConstant(a) && !isConstant(b)) {
           if (op === 'mul') return undefined;
           // mad of two values: an opaque product plus the addend.
           const width = wide ? 2 * ty.width : ty.width;
-          const d = this.ev(c, 3, width);
+          const d = this.ev(3, width);
           if (d === undefined) return undefined;
-          const id = this.defSym(c, PRODUCT, false, true);
+          const id = this.defSym(i, PRODUCT, false, true);
           this.setDeps3(id, a, b, undefined);
           const r = addScaled(this.form(id), d, 1);
           return r === undefined ? undefined : norm(r, width);
@@ -1947,19 +1902,19 @@ class AffineEngine {
         if (p === undefined) return undefined;
         const width = wide ? 2 * ty.width : ty.width;
         if (op === 'mul') return norm(p, width);
-        const d = this.ev(c, 3, width);
+        const d = this.ev(3, width);
         return d === undefined ? undefined : norm(addScaled(p, d, 1), width);
       }
       case 'shl': {
-        const a = this.ev(c, 1, w);
-        const k = this.ev(c, 2, 32);
+        const a = this.ev(1, w);
+        const k = this.ev(2, 32);
         if (a === undefined || k === undefined || !isConstant(k) || k.c < 0) return undefined;
         return k.c >= w ? constForm(0) : norm(scaleForm(a, pow2(k.c)), w);
       }
       case 'shr': case 'div': {
         if (ty === undefined) return undefined;
-        const a = this.ev(c, 1, w);
-        const kf = this.ev(c, 2, w);
+        const a = this.ev(1, w);
+        const kf = this.ev(2, w);
         if (a === undefined || kf === undefined || !isConstant(kf)) return undefined;
         let k = kf.c;
         if (op === 'div') {
@@ -1970,15 +1925,15 @@ class AffineEngine {
       }
       case 'rem': {
         if (ty === undefined || ty.signed) return undefined;
-        const a = this.ev(c, 1, w);
-        const m = this.ev(c, 2, w);
+        const a = this.ev(1, w);
+        const m = this.ev(2, w);
         if (a === undefined || m === undefined || !isConstant(m) || m.c <= 0 || m.c > 2 ** 30 || (m.c & (m.c - 1)) !== 0) return undefined;
         return this.andMask(a, m.c - 1, w);
       }
       case 'and': {
-        if (ty === undefined || (c.flags & PRED) !== 0) return undefined;
-        const a = this.ev(c, 1, w);
-        const b = this.ev(c, 2, w);
+        if (ty === undefined || (flags & PRED) !== 0) return undefined;
+        const a = this.ev(1, w);
+        const b = this.ev(2, w);
         if (a === undefined || b === undefined) return undefined;
         if (isConstant(a) && isConstant(b)) return constForm(w <= 32 ? wrapSigned(a.c & b.c, w) : Number(BigInt.asIntN(w, BigInt(a.c) & BigInt(b.c))));
         if (isConstant(b)) return this.andMask(a, b.c, w);
@@ -1986,9 +1941,9 @@ class AffineEngine {
         return undefined;
       }
       case 'or': case 'xor': {
-        if (ty === undefined || (c.flags & PRED) !== 0) return undefined;
-        const a = this.ev(c, 1, w);
-        const b = this.ev(c, 2, w);
+        if (ty === undefined || (flags & PRED) !== 0) return undefined;
+        const a = this.ev(1, w);
+        const b = this.ev(2, w);
         if (a === undefined || b === undefined) return undefined;
         if (isConstant(a) && isConstant(b)) {
           if (w <= 32) return constForm(wrapSigned(op === 'or' ? a.c | b.c : a.c ^ b.c, w));
@@ -2005,23 +1960,24 @@ class AffineEngine {
         return norm(addScaled(f, constForm(m), 1), w);
       }
       case 'cvt': {
-        if (c.types.length !== 2 || (c.flags & SAT) !== 0) return undefined;
-        const dw = intWidth(c.types[0]!);
-        const sw = intWidth(c.types[1]!);
+        if (info.types.length !== 2 || (flags & SAT) !== 0) return undefined;
+        const dw = intWidth(info.types[0]!);
+        const sw = intWidth(info.types[1]!);
         if (dw === undefined || sw === undefined) return undefined;
-        const a = this.ev(c, 1, sw);
+        const a = this.ev(1, sw);
         if (a === undefined) return undefined;
-        return dw > sw ? this.extend(normalize(a, sw), c.types[1]!.startsWith('.s'), sw) : normalize(a, dw);
+        return dw > sw ? this.extend(normalize(a, sw), info.types[1]!.startsWith('.s'), sw) : normalize(a, dw);
       }
-      case 'cvta': return this.evV(c, 1, 64);
+      case 'cvta': return this.evV(1, 64);
       case 'selp': {
-        const a = this.evV(c, 1, w);
-        const b = this.evV(c, 2, w);
+        const a = this.evV(1, w);
+        const b = this.evV(2, w);
         return a !== undefined && b !== undefined && valEquals(a, b) ? a : undefined;
       }
       case 'ld': {
-        if ((c.flags & PARAM) === 0 || c.address === undefined) return undefined;
-        const f = this.src(c.address, 64, this.read);
+        const address = (flags & PARAM) === 0 ? undefined : this.code.paramAddresses.get(i);
+        if (address === undefined) return undefined;
+        const f = this.src(address, 64, this.read);
         const p = f === undefined ? undefined : this.paramBase(this.F(f));
         // A `.param` the function also writes (call arguments, return values) is per site.
         if (p === undefined || this.code.writtenParams.has(p.variable)) return undefined;
@@ -2109,16 +2065,7 @@ class AffineEngine {
     this.gen = nextWalk(this.stamp);
     this.input = input;
     this.nTouched = 0;
-    const ins = this.code.ins;
-    const nSrcs = this.code.srcs.length;
-    // (Each instruction's sources end where the next one's start: read once per instruction, not per operand.)
-    let next = ins[block.start];
-    for (let i = block.start; i < block.end; i++) {
-      const c = next!;
-      next = ins[i + 1];
-      this.srcEnd = next === undefined ? nSrcs : next.srcAt;
-      this.step(c);
-    }
+    for (let i = block.start; i < block.end; i++) this.step(i);
     return pvSetTouched(input, this.touched, this.live.index, this.local, this.nTouched);
   }
 
@@ -2972,12 +2919,12 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
   const indexOf = (ins: number | FlatInstruction): number => (typeof ins === 'number' ? ins : ins.index);
   /** An operand expression of instruction i, evaluated at width w (default: the instruction's integer type). */
   const evalAt = (i: number, e: A.Expression, w: number | undefined): Form | undefined => {
-    const c = engine.code.ins[i];
-    if (c === undefined || engine.reached[i] === 0) return undefined;
+    const op = engine.code.ops[i];
+    if (op === undefined || engine.reached[i] === 0) return undefined;
     const at = recordAt(engine.code, i);
     let missing = false;
-    const f = engine.evalExpr(e, w ?? c.ty?.width ?? 64, (r) => {
-      const k = registerPosition(engine.code, i, false, r);
+    const f = engine.evalExpr(e, w ?? op.ty?.width ?? 64, (id) => {
+      const k = registerPosition(engine.code, i, false, id);
       const hit = k < 0 ? undefined : engine.records[at + k];
       if (hit === undefined) missing = true;
       return hit;
@@ -2995,7 +2942,7 @@ function computeAffine(ctx: AnalysisContext, fn: FunctionModel): AffineFacts {
     formAfter(ins, reg) {
       const i = indexOf(ins);
       const code = engine.code;
-      const k = code.ins[i] === undefined || engine.reached[i] === 0 ? -1 : registerPosition(code, i, true, reg);
+      const k = code.ops[i] === undefined || engine.reached[i] === 0 ? -1 : registerPosition(code, i, true, reg);
       return k < 0 ? undefined : engine.Fu(engine.records[code.fx.useStart[i + 1]! + code.fx.defStart[i]! + k]);
     },
     operand(ins, e) {

@@ -35,7 +35,7 @@ import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.
 import {
   addScaled, affineAnalysis, blockBounds, coefOf, compiledFunction, FLOAT, GUARDED, HI, immediate, intWidth, NAMED_DEST, pvEmpty,
   pvEquals, pvGet, pvMerge, pvSetMany, pow2, recordAt, registerPosition, SAT, symForm, UNREACHED, WIDE, wrapTo, type AffineSymbol, type BlockOut, type CompiledFunction,
-  srcOf, type CompiledIns, type Fact, type LiveIn, type Form, type PVec, type Src,
+  NEGATED, PRED_SCALAR, srcOf, type Fact, type OpInfo, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve } from './solver.js';
 
@@ -342,21 +342,21 @@ function changed(vec: PVec<Interval>, k: number, v: Iv): boolean {
 
 /** An immediate operand of a comparison at width w, as its signed or unsigned reading. */
 function condConst(s: Src, width: number, signed: boolean): number | undefined {
-  if (s.k !== 'imm' || s.value === undefined) return undefined;
+  if (typeof s === 'number' || s.k !== 'imm' || s.value === undefined) return undefined;
   const v = wrapTo(s.value, width);
   if (signed || v >= 0) return v;
   return width >= 64 ? undefined : v + pow2(width);
 }
 
-/** The register a setp's destination operand names, among its defs. */
-function predDef(code: CompiledFunction, c: CompiledIns, e: A.Expression): RegisterSymbol | undefined {
-  return e.kind === 'Name' ? defNamed(code, c, e.name) : undefined;
+/** The id of the register a setp's destination operand names, among the defs of instruction i; -1 if none. */
+function predDef(code: CompiledFunction, i: number, e: A.Expression): number {
+  return e.kind === 'Name' ? defNamed(code, i, e.name) : -1;
 }
 
-/** The instruction's def named `name`. */
-function defNamed(code: CompiledFunction, c: CompiledIns, name: string): RegisterSymbol | undefined {
-  const k = registerPosition(code, c.index, true, name);
-  return k < 0 ? undefined : code.regs[code.fx.defIds[code.fx.defStart[c.index]! + k]!];
+/** The id of instruction i's def named `name` (or with id `name`); -1 if none. */
+function defNamed(code: CompiledFunction, i: number, name: string | number): number {
+  const k = registerPosition(code, i, true, name);
+  return k < 0 ? -1 : code.fx.defIds[code.fx.defStart[i]! + k]!;
 }
 
 type RangeFact = Fact<Interval, Edges>;
@@ -378,11 +378,8 @@ const CMPS: ReadonlyMap<string, number> = new Map([
 /** The block walk's scratch, per register id and per instruction or block, shared by the engines: one runs at
  *  a time (`run` asks the context nothing, so it never starts another), and made per function they were
  *  most of what an engine allocated besides its records. Each engine's `run` takes them, grown to its sizes;
- *  `widths` (reset) and the caches are set there, `local` is read only where `stamp` holds the current walk. */
+ *  the caches are set there, `local` is read only where `stamp` holds the current walk. */
 class Scratch {
-  /** Per register: the width of an integer scalar register (0: one the states hold no range of; WIDTH_UNSET
-   *  until the walk first asks, see RangeEngine.width). */
-  widths = new Uint8Array(0);
   /** Per register: the walk (`gen`) that wrote `local`. */
   stamp = new Int32Array(0);
   local: Iv[] = [];
@@ -421,13 +418,11 @@ class Scratch {
   take(fn: FunctionModel, blocks: number): this {
     const registers = fn.registers.length;
     const instructions = fn.instructions.length;
-    if (this.widths.length < registers) {
-      const size = Math.max(registers, 2 * this.widths.length);
-      this.widths = new Uint8Array(size);
+    if (this.stamp.length < registers) {
+      const size = Math.max(registers, 2 * this.stamp.length);
       this.stamp = new Int32Array(size).fill(-1);
       this.local = new Array<Iv>(size).fill(undefined);
     }
-    this.widths.fill(WIDTH_UNSET, 0, registers);
     if (this.gen > 0x3fffffff) {
       this.stamp.fill(-1);
       this.gen = 0;
@@ -488,12 +483,11 @@ const SCRATCH = new Scratch();
 /** An engine's `growths` outside its walk. */
 const NO_GROWTHS = new Map<number, number>();
 
-/** A register's width not read yet. */
-const WIDTH_UNSET = 255;
-
 class RangeEngine {
   readonly cfg: Cfg;
   readonly code: CompiledFunction;
+  /** The compiled function's table of register widths (see `width`). */
+  private readonly scalars: Uint8Array;
   readonly live: LiveIn;
   readonly empty: PVec<Interval>;
   readonly block: readonly [number, number, number] | undefined;
@@ -508,7 +502,6 @@ class RangeEngine {
   private readonly scratch = SCRATCH;
   /** Each block's out-edge conditions when they do not depend on the state (null: none). */
   private edgeCache: (Edges | null | undefined)[] = [];
-  private widths = new Uint8Array(0);
   private stamp = new Int32Array(0);
   private local: Iv[] = [];
   private input: PVec<Interval>;
@@ -533,8 +526,8 @@ class RangeEngine {
   private readonly setVal = SCRATCH.setVal;
   /** The out-edge conditions of the block `runBlock` ran last. */
   private lastEdges: Edges | undefined;
-  /** Per instruction (from `recordAt`): the intervals of its uses, then of its defs, aligned with CompiledIns,
-   *  as pairs of bounds (slot s at 2s, 2s + 1; unknown as [-∞, ∞]). (Bounds, not intervals: an array of
+  /** Per instruction (from `recordAt`): the intervals of its uses, then of its defs, aligned with the effect
+   *  table, as pairs of bounds (slot s at 2s, 2s + 1; unknown as [-∞, ∞]). (Bounds, not intervals: an array of
    *  pointers per function and the intervals only it held were 5 MB of what the facts of scan_reduce.ptx
    *  kept on the heap, copied by each scavenge they lived through, and every record written into the array,
    *  once old, was a write barrier's slow path.) */
@@ -548,6 +541,7 @@ class RangeEngine {
   constructor(ctx: AnalysisContext, readonly fn: FunctionModel) {
     this.cfg = ctx.cfg(fn);
     this.code = ctx.get(fn, compiledFunction);
+    this.scalars = this.code.scalars;
     this.live = this.code.live;
     this.empty = pvEmpty<Interval>(this.live.regs.length);
     this.input = this.empty;
@@ -575,13 +569,12 @@ class RangeEngine {
    *  this code mostly runs unoptimized, where a `for of` allocates per element.) */
   private collectThresholds(): (readonly number[] | undefined)[] {
     const lists = new Array<number[] | undefined>(this.live.regs.length).fill(undefined);
-    const ins = this.code.ins;
-    for (let i = 0; i < ins.length; i++) {
-      const c = ins[i]!;
-      if (c.opcode !== 'setp') continue;
-      const first = this.conds(c);
+    const ops = this.code.ops;
+    for (let i = 0; i < ops.length; i++) {
+      if (ops[i]!.opcode !== 'setp') continue;
+      const first = this.conds(i);
       const s = this.scratch;
-      for (let j = first; j < first + s.condN[c.index]!; j++) {
+      for (let j = first; j < first + s.condN[i]!; j++) {
         const k = this.live.index[s.condReg[j]!]!;
         if (k < 0 || s.condRhs[j]! >= 0) continue;
         const v = s.condValue[j]!;
@@ -613,10 +606,6 @@ class RangeEngine {
 
   // ------------------------------------------------------------ the block walk
 
-  private get(r: RegisterSymbol): Iv {
-    return this.getId(r.id);
-  }
-
   /** The range of the register with id `id`. */
   private getId(id: number): Iv {
     if (this.ovRhs === id) return this.ovRhsV;
@@ -626,24 +615,25 @@ class RangeEngine {
     return k >= 0 ? this.inputAt(k) : undefined;
   }
 
-  private set(r: RegisterSymbol, v: Iv): void {
+  /** Writes the register with id `id`. */
+  private set(id: number, v: Iv): void {
     const gen = this.scratch.gen;
-    if (this.stamp[r.id] !== gen) {
-      this.stamp[r.id] = gen;
-      this.touched[this.nTouched++] = r.id;
+    if (this.stamp[id] !== gen) {
+      this.stamp[id] = gen;
+      this.touched[this.nTouched++] = id;
     }
     // In the states, `undefined` is "not written yet"; a written unknown is UNKNOWN.
-    const w = this.width(r);
-    this.local[r.id] = w !== 0 ? fit(v, w) ?? UNKNOWN : undefined;
-    if (this.nConds > 0) this.forgetConds(r);
+    const w = this.width(id);
+    this.local[id] = w !== 0 ? fit(v, w) ?? UNKNOWN : undefined;
+    if (this.nConds > 0) this.forgetConds(id);
   }
 
-  /** Drops the conditions that writing `r` makes stale (in place, keeping the others' order). */
-  private forgetConds(r: RegisterSymbol): void {
+  /** Drops the conditions that writing the register with id `id` makes stale (in place, keeping the others'
+   *  order). */
+  private forgetConds(id: number): void {
     const preds = this.condPreds;
     const ids = this.condIds;
     const s = this.scratch;
-    const id = r.id;
     let n = 0;
     for (let k = 0; k < this.nConds; k++) {
       const c = ids[k]!;
@@ -665,11 +655,9 @@ class RangeEngine {
     return SREG_RANGES[component === undefined ? name : `${name}.${component}`];
   }
 
-  private readonly read = (r: RegisterSymbol): Iv => this.get(r);
-
   src(s: Src, w: number): Iv {
+    if (typeof s === 'number') return this.getId(s);
     switch (s.k) {
-      case 'reg': return this.get(s.reg);
       case 'imm': return s.value === undefined ? undefined : point(wrapTo(s.value, w));
       case 'sreg': return this.sreg(s.name, s.component);
       case 'sum': return addIv(this.src(s.base, w), point(s.offset), 1);
@@ -691,7 +679,7 @@ class RangeEngine {
       }
       case 'Name': {
         const s = this.fn.resolve(e);
-        if (s?.kind === 'register') return this.read(s);
+        if (s?.kind === 'register') return this.getId(s.id);
         if (s?.kind === 'sreg') return this.sreg(s.name, e.component);
         return undefined;
       }
@@ -709,106 +697,102 @@ class RangeEngine {
     }
   }
 
-  /** The first of the conditions instruction `c` writes (see Scratch.condAt; `condN` of them, computed on
+  /** The first of the conditions instruction i writes (see Scratch.condAt; `condN` of them, computed on
    *  the first ask: they depend on the instruction only). */
-  private conds(c: CompiledIns): number {
+  private conds(i: number): number {
     const s = this.scratch;
-    let at = s.condAt[c.index]!;
+    let at = s.condAt[i]!;
     if (at < 0) {
       at = s.nCond;
-      s.condN[c.index] = this.setpConds(c);
-      s.condAt[c.index] = at;
+      s.condN[i] = this.setpConds(i);
+      s.condAt[i] = at;
     }
     return at;
   }
 
   /** Adds the conditions a `setp` writes into its predicate(s) to the scratch columns; returns how many. */
-  private setpConds(c: CompiledIns): number {
-    // (The syntax tree is read last and least: each node, list and operand read there is a cache miss,
-    // and they made this function a tenth of the analysis's time in a profile. Float comparisons and
-    // comparisons of no integer register end before it.)
-    if (c.opcode !== 'setp' || c.ty === undefined || srcOf(this.code, c, 3) !== undefined) return 0;
-    const x = srcOf(this.code, c, 1);
-    const y = srcOf(this.code, c, 2);
+  private setpConds(i: number): number {
+    // (The syntax tree is read only for a predicate pair's destination, its modifiers taken from the shared op:
+    // each node, list and operand read there is a cache miss, and they made this function a tenth of the
+    // analysis's time in a profile.)
+    const ty = this.code.ops[i]!.ty;
+    if (this.code.ops[i]!.opcode !== 'setp' || ty === undefined || srcOf(this.code, i, 3) !== undefined) return 0;
+    const x = srcOf(this.code, i, 1);
+    const y = srcOf(this.code, i, 2);
     if (x === undefined || y === undefined) return 0;
     const rx = this.condReg(x);
     const ry = this.condReg(y);
-    if (rx === undefined && ry === undefined) return 0;
+    if (rx < 0 && ry < 0) return 0;
     let spec: number | undefined;
-    const mods = c.node.modifiers;
+    const mods = this.code.ops[i]!.modifiers;
     for (let j = 0; j < mods.length && spec === undefined; j++) spec = CMPS.get(mods[j]!);
     if (spec === undefined) return 0;
-    const ty = c.ty;
     const signed = ty.signed && (spec & UNSIGNED_CMP) === 0;
     // `reg cmp rhs`: reg, cmp, rhsReg, value.
     const cx = condConst(x, ty.width, signed);
     const cy = condConst(y, ty.width, signed);
-    let reg: RegisterSymbol;
+    // Register ids: `reg`, and `rhs` (-1: the constant `value`).
+    let reg: number;
     let cmp = spec & 7;
-    let rhsReg: RegisterSymbol | undefined;
+    let rhs = -1;
     let value = 0;
-    if (rx !== undefined && cy !== undefined) {
+    if (rx >= 0 && cy !== undefined) {
       reg = rx;
       value = cy;
-    } else if (ry !== undefined && cx !== undefined) {
+    } else if (ry >= 0 && cx !== undefined) {
       reg = ry;
       cmp = SWAP[cmp]!;
       value = cx;
-    } else if (rx !== undefined && ry !== undefined) {
+    } else if (rx >= 0 && ry >= 0) {
       reg = rx;
-      rhsReg = ry;
+      rhs = ry;
     } else {
       return 0;
     }
     // p, and q of `p|q` (the negation). A destination compiled to a register is a name (a pair compiles to
-    // no source), and its def is the one of that name.
-    const d = srcOf(this.code, c, 0)!;
-    let p: RegisterSymbol | undefined;
-    let q: RegisterSymbol | undefined;
-    if (d.k === 'reg') {
-      p = defNamed(this.code, c, d.reg.name);
+    // no source), and its def is that register.
+    const d = srcOf(this.code, i, 0)!;
+    let p: number;
+    let q = -1;
+    if (typeof d === 'number') {
+      p = defNamed(this.code, i, d);
     } else {
-      const dst = c.node.operands[0]!;
-      p = predDef(this.code, c, dst.kind === 'PredPair' ? dst.first : dst);
-      q = dst.kind === 'PredPair' ? predDef(this.code, c, dst.second) : undefined;
+      const dst = this.fn.instructions[i]!.node.operands[0]!;
+      p = predDef(this.code, i, dst.kind === 'PredPair' ? dst.first : dst);
+      q = dst.kind === 'PredPair' ? predDef(this.code, i, dst.second) : -1;
     }
     const key = (signed ? 8 : 0) | (ty.width << 4);
-    const rhs = rhsReg === undefined ? -1 : rhsReg.id;
     const s = this.scratch;
-    if (p !== undefined) s.addCond(p.id, reg.id, cmp | key, rhs, value);
-    if (q !== undefined) s.addCond(q.id, reg.id, NEGATE[cmp]! | key, rhs, value);
-    return (p === undefined ? 0 : 1) + (q === undefined ? 0 : 1);
+    if (p >= 0) s.addCond(p, reg, cmp | key, rhs, value);
+    if (q >= 0) s.addCond(q, reg, NEGATE[cmp]! | key, rhs, value);
+    return (p < 0 ? 0 : 1) + (q < 0 ? 0 : 1);
   }
 
-  /** An operand's register, when an integer scalar (a comparison of it says something). */
-  private condReg(s: Src): RegisterSymbol | undefined {
-    return s.k === 'reg' && this.width(s.reg) !== 0 ? s.reg : undefined;
+  /** An operand's register id, when an integer scalar (a comparison of it says something); else -1. */
+  private condReg(s: Src): number {
+    return typeof s === 'number' && this.width(s) !== 0 ? s : -1;
   }
 
-  /** The width of an integer scalar register, 0 for any other. (Read when the walk first meets the register,
-   *  whose symbol it reads then anyway: set for every register of the function before the walk, they were
-   *  a pass over cold symbols, 4.1% of the analysis's profile on block_warp.ptx, where functions declare
-   *  about a register per instruction; read here, 3.1%.) */
-  private width(r: RegisterSymbol): number {
-    let w = this.widths[r.id]!;
-    if (w === WIDTH_UNSET) {
-      w = r.vector === undefined ? intWidth(r.type) ?? 0 : 0;
-      this.widths[r.id] = w;
-    }
-    return w;
+  /** The width of the integer scalar register with id `id`, 0 for any other (from the compiled function's
+   *  table: read from the registers' symbols, scattered in memory, it was 3.1% of the analysis's profile on
+   *  block_warp.ptx, where functions declare about a register per instruction). */
+  private width(id: number): number {
+    const w = this.scalars[id]!;
+    return w === PRED_SCALAR ? 0 : w;
   }
 
-  /** The condition of an instruction's guard (true when `!c.negated`), when known in this block. */
-  private guardCond(c: CompiledIns): number {
-    if ((c.flags & GUARDED) === 0) return -1;
-    const id = this.code.fx.useIds[this.code.fx.useStart[c.index]!]!;
+  /** The condition of instruction i's guard (true when not negated), when known in this block. */
+  private guardCond(i: number): number {
+    if ((this.code.flags[i]! & GUARDED) === 0) return -1;
+    const id = this.code.fx.useIds[this.code.fx.useStart[i]!]!;
     for (let k = 0; k < this.nConds; k++) if (this.condPreds[k] === id) return this.condIds[k]!;
     return -1;
   }
 
-  private step(c: CompiledIns): void {
+  private step(i: number): void {
     // A guard known in this block refines what the instruction reads.
-    const gc = this.guardCond(c);
+    const flags = this.code.flags[i]!;
+    const gc = this.guardCond(i);
     let infeasible = false;
     if (gc >= 0) {
       const s = this.scratch;
@@ -816,47 +800,48 @@ class RangeEngine {
       const key = s.condKey[gc]!;
       const lhsId = s.condReg[gc]!;
       const rhs = rhsId >= 0 ? this.getId(rhsId) : point(s.condValue[gc]!);
-      const cmp = c.negated ? NEGATE[keyCmp(key)]! : keyCmp(key);
+      const cmp = (flags & NEGATED) !== 0 ? NEGATE[keyCmp(key)]! : keyCmp(key);
       if (!applyCond(cmp, keySigned(key), keyWidth(key), this.getId(lhsId), rhs, rhsId >= 0)) infeasible = true;
       else this.overlayRefined(lhsId, rhsId);
     }
     // Each visit overwrites the record: the last one is at the fixpoint. (Registers by id from the effect table:
     // no list of them per instruction.)
-    const { fx, regs } = this.code;
-    const i = c.index;
+    const fx = this.code.fx;
     const u0 = fx.useStart[i]!;
     const d0 = fx.defStart[i]!;
     const nu = fx.useStart[i + 1]! - u0;
     const nd = fx.defStart[i + 1]! - d0;
-    const guarded = (c.flags & GUARDED) !== 0;
+    const guarded = (flags & GUARDED) !== 0;
     const at = u0 + d0;
     this.reached[i] = 1;
-    for (let k = 0; k < nu; k++) this.record(at + k, this.get(regs[fx.useIds[u0 + k]!]!));
+    for (let k = 0; k < nu; k++) this.record(at + k, this.getId(fx.useIds[u0 + k]!));
     if (nd > 0) {
+      this.srcAt = fx.operandStart[i]!;
+      this.srcEnd = fx.operandStart[i + 1]!;
       for (let k = 0; k < nd; k++) {
-        const d = regs[fx.defIds[d0 + k]!]!;
+        const d = fx.defIds[d0 + k]!;
         if (this.width(d) === 0) {
           this.set(d, undefined);
           continue;
         }
         if (infeasible) continue; // never runs: the old value stays
-        let v = this.rule(c, k, nd);
+        let v = this.rule(i, flags, k, nd);
         if (guarded) {
           this.clearOverlay();
-          v = hull(v, this.get(d));
+          v = hull(v, this.getId(d));
         }
         this.set(d, v);
       }
       this.clearOverlay();
-      if (c.opcode === 'setp' && !guarded) {
-        const first = this.conds(c);
+      if (!guarded && this.code.ops[i]!.opcode === 'setp') {
+        const first = this.conds(i);
         const pred = this.scratch.condPred;
-        for (let j = first; j < first + this.scratch.condN[c.index]!; j++) {
+        for (let j = first; j < first + this.scratch.condN[i]!; j++) {
           this.condPreds[this.nConds] = pred[j]!;
           this.condIds[this.nConds++] = j;
         }
       }
-      for (let k = 0; k < nd; k++) this.record(at + nu + k, this.get(regs[fx.defIds[d0 + k]!]!));
+      for (let k = 0; k < nd; k++) this.record(at + nu + k, this.getId(fx.defIds[d0 + k]!));
     }
     this.clearOverlay();
   }
@@ -895,66 +880,74 @@ class RangeEngine {
 
   /** The value(s) an instruction writes, per destination. */
   /** The value an instruction writes into its k-th destination. */
-  private rule(c: CompiledIns, k: number, nd: number): Iv {
-    if (c.opcode === 'ld') {
-      const t = c.types[c.types.length - 1];
+  private rule(i: number, flags: number, k: number, nd: number): Iv {
+    const info = this.code.ops[i]!;
+    if (info.opcode === 'ld') {
+      const t = info.types[info.types.length - 1];
       return t === '.u8' ? U8 : t === '.s8' ? S8 : t === '.u16' ? U16 : t === '.s16' ? S16 : undefined;
     }
-    if (nd !== 1 || (c.flags & NAMED_DEST) === 0 || k !== 0) return undefined;
-    const w = c.ty?.width ?? (intWidth(this.code.regs[this.code.fx.defIds[this.code.fx.defStart[c.index]!]!]!.type) ?? 64);
-    return this.value(c, c.opcode, w, c.ty?.signed ?? false);
+    if (nd !== 1 || (flags & NAMED_DEST) === 0 || k !== 0) return undefined;
+    const w = info.ty?.width ?? (intWidth(this.code.regs[this.code.fx.defIds[this.code.fx.defStart[i]!]!]!.type) ?? 64);
+    return this.value(flags, info, w, info.ty?.signed ?? false);
   }
 
-  private ev(c: CompiledIns, k: number, w: number): Iv {
-    const s = srcOf(this.code, c, k);
-    return s === undefined ? undefined : this.src(s, w);
+  /** Where the sources of the instruction `step` interprets start and end in `code.srcs` (see `srcOf`). */
+  private srcAt = 0;
+  private srcEnd = 0;
+
+  /** Operand k's range (of the instruction `step` interprets). */
+  private ev(k: number, w: number): Iv {
+    const at = this.srcAt + k;
+    return at < this.srcEnd ? this.src(this.code.srcs[at]!, w) : undefined;
   }
 
-  private value(c: CompiledIns, op: string, w: number, signed: boolean): Iv {
-    const ty = c.ty;
+  /** The value the instruction `step` interprets (its flags `flags`, its opcode and modifiers `info`) writes. */
+  private value(flags: number, info: OpInfo, w: number, signed: boolean): Iv {
+    const op = info.opcode;
+    const ty = info.ty;
     switch (op) {
-      case 'mov': return (c.flags & FLOAT) !== 0 ? undefined : this.ev(c, 1, w);
+      case 'mov': return (flags & FLOAT) !== 0 ? undefined : this.ev(1, w);
       case 'add': case 'sub': {
         if (ty === undefined) return undefined;
         const sign = op === 'add' ? 1 : -1;
-        if ((c.flags & SAT) !== 0) {
-          const s = addIv(view(this.ev(c, 1, w), w, true), view(this.ev(c, 2, w), w, true), sign);
+        if ((flags & SAT) !== 0) {
+          const s = addIv(view(this.ev(1, w), w, true), view(this.ev(2, w), w, true), sign);
           const d = domain(w, true);
           return s === undefined ? d : mk(Math.max(d.lo, Math.min(d.hi, s.lo)), Math.max(d.lo, Math.min(d.hi, s.hi)));
         }
-        return addIv(this.ev(c, 1, w), this.ev(c, 2, w), sign);
+        return addIv(this.ev(1, w), this.ev(2, w), sign);
       }
       case 'mul': case 'mad': {
         if (ty === undefined) return undefined;
-        if ((c.flags & HI) !== 0) {
-          const p = mulIv(view(this.ev(c, 1, w), w, signed), view(this.ev(c, 2, w), w, signed));
+        if ((flags & HI) !== 0) {
+          const p = mulIv(view(this.ev(1, w), w, signed), view(this.ev(2, w), w, signed));
           return p === undefined ? undefined : shrIv(p, point(w));
         }
-        const wide = (c.flags & WIDE) !== 0;
-        const p = mulIv(wide ? view(this.ev(c, 1, w), w, signed) : this.ev(c, 1, w), wide ? view(this.ev(c, 2, w), w, signed) : this.ev(c, 2, w));
-        return op === 'mul' ? p : addIv(p, this.ev(c, 3, wide ? 2 * w : w), 1);
+        const wide = (flags & WIDE) !== 0;
+        const p = mulIv(wide ? view(this.ev(1, w), w, signed) : this.ev(1, w), wide ? view(this.ev(2, w), w, signed) : this.ev(2, w));
+        return op === 'mul' ? p : addIv(p, this.ev(3, wide ? 2 * w : w), 1);
       }
-      case 'neg': { const a = this.ev(c, 1, w); return a === undefined ? undefined : mk(-a.hi, -a.lo); }
-      case 'not': { const a = this.ev(c, 1, w); return a === undefined ? undefined : mk(-a.hi - 1, -a.lo - 1); }
+      case 'neg': { const a = this.ev(1, w); return a === undefined ? undefined : mk(-a.hi, -a.lo); }
+      case 'not': { const a = this.ev(1, w); return a === undefined ? undefined : mk(-a.hi - 1, -a.lo - 1); }
       case 'abs': {
         if (ty === undefined) return undefined;
-        const a = view(this.ev(c, 1, w), w, true);
+        const a = view(this.ev(1, w), w, true);
         return mk(a.lo >= 0 ? a.lo : a.hi <= 0 ? -a.hi : 0, Math.max(Math.abs(a.lo), Math.abs(a.hi)));
       }
       case 'shl': {
-        const k = this.ev(c, 2, 32);
+        const k = this.ev(2, 32);
         if (k === undefined || k.lo !== k.hi || k.lo < 0) return undefined;
-        return k.lo >= w ? point(0) : mulIv(this.ev(c, 1, w), point(pow2(k.lo)));
+        return k.lo >= w ? point(0) : mulIv(this.ev(1, w), point(pow2(k.lo)));
       }
       case 'shr': {
         if (ty === undefined) return undefined;
-        const k = view(this.ev(c, 2, 32), 32, false);
-        return shrIv(view(this.ev(c, 1, w), w, signed), signed ? { lo: Math.min(k.lo, w - 1), hi: Math.min(k.hi, w - 1) } : k);
+        const k = view(this.ev(2, 32), 32, false);
+        return shrIv(view(this.ev(1, w), w, signed), signed ? { lo: Math.min(k.lo, w - 1), hi: Math.min(k.hi, w - 1) } : k);
       }
       case 'and': case 'or': case 'xor': {
         if (ty === undefined) return undefined;
-        const a = view(this.ev(c, 1, w), w, false);
-        const b = view(this.ev(c, 2, w), w, false);
+        const a = view(this.ev(1, w), w, false);
+        const b = view(this.ev(2, w), w, false);
         if (a.lo === a.hi && b.lo === b.hi && Number.isFinite(a.lo) && Number.isFinite(b.lo)) {
           const x = BigInt(a.lo);
           const y = BigInt(b.lo);
@@ -967,17 +960,17 @@ class RangeEngine {
       case 'bmsk': {
         // PTX ISA: the bits [a', a' + b') of 32 (none past bit 31), a' = a & 31 and
         // b' = b & 31; under .clamp a ≥ 32 gives 0 and b ≥ 32 every bit from a' up.
-        const a = view(this.ev(c, 1, 32), 32, false);
-        const b = view(this.ev(c, 2, 32), 32, false);
-        const clamp = !c.node.modifiers.includes('.wrap');
+        const a = view(this.ev(1, 32), 32, false);
+        const b = view(this.ev(2, 32), 32, false);
+        const clamp = !info.modifiers.includes('.wrap');
         if (a.lo === a.hi && b.lo === b.hi) return point(bmsk(a.lo, b.lo, clamp));
         const top = Math.min(a.hi, 31) + Math.min(b.hi, clamp ? 32 : 31);
         return mk(0, pow2(Math.min(top, 32)) - 1);
       }
       case 'rem': {
         if (ty === undefined) return undefined;
-        const a = view(this.ev(c, 1, w), w, signed);
-        const b = view(this.ev(c, 2, w), w, signed);
+        const a = view(this.ev(1, w), w, signed);
+        const b = view(this.ev(2, w), w, signed);
         if (!signed) {
           if (b.lo <= 0) return mk(0, a.hi);
           return a.hi < b.lo ? a : mk(0, Math.min(a.hi, b.hi - 1));
@@ -989,8 +982,8 @@ class RangeEngine {
       }
       case 'div': {
         if (ty === undefined) return undefined;
-        const a = view(this.ev(c, 1, w), w, signed);
-        const b = view(this.ev(c, 2, w), w, signed);
+        const a = view(this.ev(1, w), w, signed);
+        const b = view(this.ev(2, w), w, signed);
         if (b.lo <= 0 && b.hi >= 0) return signed ? undefined : domain(w, false);
         const q0 = quotient(a.lo, b.lo);
         const q1 = quotient(a.lo, b.hi);
@@ -1000,28 +993,28 @@ class RangeEngine {
       }
       case 'min': case 'max': {
         if (ty === undefined) return undefined;
-        const a = view(this.ev(c, 1, w), w, signed);
-        const b = view(this.ev(c, 2, w), w, signed);
+        const a = view(this.ev(1, w), w, signed);
+        const b = view(this.ev(2, w), w, signed);
         return op === 'min' ? mk(Math.min(a.lo, b.lo), Math.min(a.hi, b.hi)) : mk(Math.max(a.lo, b.lo), Math.max(a.hi, b.hi));
       }
-      case 'selp': return hull(this.ev(c, 1, w), this.ev(c, 2, w));
+      case 'selp': return hull(this.ev(1, w), this.ev(2, w));
       case 'popc': case 'clz': return { lo: 0, hi: w };
       case 'cvt': {
-        const dw = intWidth(c.types[0] ?? '');
-        const sw = intWidth(c.types[1] ?? '');
+        const dw = intWidth(info.types[0] ?? '');
+        const sw = intWidth(info.types[1] ?? '');
         if (dw === undefined) return undefined;
-        const dsigned = c.types[0]!.startsWith('.s');
-        if (sw === undefined) return (c.flags & SAT) !== 0 ? domain(dw, dsigned) : undefined;
-        const a = this.ev(c, 1, sw);
-        const ssigned = c.types[1]!.startsWith('.s');
-        if ((c.flags & SAT) !== 0) {
+        const dsigned = info.types[0]!.startsWith('.s');
+        if (sw === undefined) return (flags & SAT) !== 0 ? domain(dw, dsigned) : undefined;
+        const a = this.ev(1, sw);
+        const ssigned = info.types[1]!.startsWith('.s');
+        if ((flags & SAT) !== 0) {
           const v = view(a, sw, ssigned);
           const d = domain(dw, dsigned);
           return mk(Math.max(d.lo, Math.min(d.hi, v.lo)), Math.max(d.lo, Math.min(d.hi, v.hi)));
         }
         return dw > sw ? view(a, sw, ssigned) : a;
       }
-      case 'cvta': return this.ev(c, 1, 64);
+      case 'cvta': return this.ev(1, 64);
       default: return undefined;
     }
   }
@@ -1033,8 +1026,7 @@ class RangeEngine {
     this.input = input;
     this.nTouched = 0;
     this.nConds = 0;
-    const ins = this.code.ins;
-    for (let i = block.start; i < block.end; i++) this.step(ins[i]!);
+    for (let i = block.start; i < block.end; i++) this.step(i);
     this.lastEdges = this.branchEdges(block);
     // The registers written that the states hold, where their range changed (see `changed`).
     const idx = this.setIdx;
@@ -1095,11 +1087,11 @@ class RangeEngine {
 
   private computeEdges(block: BasicBlock): Edges | undefined {
     if (block.end === block.start || block.succs.length !== 2) return undefined;
-    const last = this.code.ins[block.end - 1]!;
-    if (last.opcode !== 'bra') return undefined;
+    const last = block.end - 1;
+    if (this.code.ops[last]!.opcode !== 'bra') return undefined;
     const cond = this.guardCond(last);
     if (cond < 0) return undefined;
-    const truth = !last.negated;
+    const truth = (this.code.flags[last]! & NEGATED) === 0;
     const s = this.scratch;
     const idx = this.live.index[s.condReg[cond]!]!;
     const key = s.condKey[cond]!;
@@ -1156,14 +1148,14 @@ class RangeEngine {
     const rhs = rhsIdx >= 0 ? pvGet(vec, rhsIdx) : point(e.value);
     if (!applyCond(cmp, e.signed, e.w, lhs, rhs, rhsIdx >= 0)) return false;
     if (REFINED.lhsSet && e.idx >= 0) {
-      const v = fit(REFINED.lhs, this.width(this.live.regs[e.idx]!)) ?? UNKNOWN;
+      const v = fit(REFINED.lhs, this.width(this.live.regs[e.idx]!.id)) ?? UNKNOWN;
       if (changed(vec, e.idx, v)) {
         this.inK0 = e.idx;
         this.inV0 = v;
       }
     }
     if (REFINED.rhsSet && rhsIdx >= 0) {
-      const v = fit(REFINED.rhs, this.width(this.live.regs[rhsIdx]!)) ?? UNKNOWN;
+      const v = fit(REFINED.rhs, this.width(this.live.regs[rhsIdx]!.id)) ?? UNKNOWN;
       // (Set even when unchanged where it is the lhs's entry: the later one wins.)
       if (rhsIdx === e.idx ? this.inK0 >= 0 || changed(vec, rhsIdx, v) : changed(vec, rhsIdx, v)) {
         this.inK1 = rhsIdx;
@@ -1317,7 +1309,6 @@ class RangeEngine {
 
   run(): void {
     const s = this.scratch.take(this.fn, this.cfg.blocks.length);
-    this.widths = s.widths;
     this.stamp = s.stamp;
     this.local = s.local;
     this.edgeCache = s.edgeCache;
@@ -1440,12 +1431,13 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
   const at = (ins: number | FlatInstruction, reg: RegisterSymbol | string, defs: boolean): Interval | undefined => {
     const i = indexOf(ins);
     const code = engine.code;
-    if (code.ins[i] === undefined || engine.reached[i] === 0) return undefined;
+    if (code.ops[i] === undefined || engine.reached[i] === 0) return undefined;
     const k = registerPosition(code, i, defs, reg);
     if (k < 0) return undefined;
     const fx = code.fx;
-    const r = code.regs[defs ? fx.defIds[fx.defStart[i]! + k]! : fx.useIds[fx.useStart[i]! + k]!]!;
-    if (intWidth(r.type) === undefined || r.vector !== undefined) return undefined;
+    // (An integer scalar, by the compiled table: not a read of the register's symbol.)
+    const w = code.scalars[defs ? fx.defIds[fx.defStart[i]! + k]! : fx.useIds[fx.useStart[i]! + k]!]!;
+    if (w === 0 || w === PRED_SCALAR) return undefined;
     const slot = (defs ? fx.useStart[i + 1]! : fx.useStart[i]!) + fx.defStart[i]! + k;
     return intervalOf(engine.bounds[2 * slot]!, engine.bounds[2 * slot + 1]!);
   };
@@ -1469,8 +1461,9 @@ function computeRanges(ctx: AnalysisContext, fn: FunctionModel): RangeFacts {
       if (r === undefined) return undefined;
       const i = indexOf(ins);
       const code = engine.code;
-      const sym = code.regs[code.fx.useIds[code.fx.useStart[i]! + registerPosition(code, i, false, reg)]!]!;
-      return view(isUnknown(r) ? undefined : r, intWidth(sym.type) ?? 64, signed);
+      // (An integer scalar, as `at` found: its width from the compiled table.)
+      const w = code.scalars[code.fx.useIds[code.fx.useStart[i]! + registerPosition(code, i, false, reg)]!]!;
+      return view(isUnknown(r) ? undefined : r, w, signed);
     },
     rangeAtBlockStart(block, reg) {
       const start = engine.startState(block);
