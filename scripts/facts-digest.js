@@ -77,12 +77,7 @@ function writeDigest(x, seen, depth, out) {
   } else if (x.kind === 'register' || x.kind === 'variable' || x.kind === 'label') {
     out.write(`<${x.kind} ${x.name}>`);
   } else {
-    // A compiled instruction (affine.ts) by its interface's fields, not its own: its getters, and its flags
-    // without the bits that hold what the getters read. (`slot`, in SKIP, numbers an operand source's cache
-    // entry: which sources share one is not a fact.)
-    if (typeof x.srcAt === 'number' && Array.isArray(x.uses) && 'address' in x) {
-      x = { index: x.index, opcode: x.opcode, types: x.types, ty: x.ty, flags: x.flags & 0xffff, defs: x.defs, uses: x.uses, srcAt: x.srcAt, address: x.address, guard: x.guard, negated: x.negated };
-    }
+    // (`slot`, in SKIP, numbers an operand source's cache entry: which sources share one is not a fact.)
     out.write('{');
     const keys = Object.keys(x).sort().filter((k) => !SKIP.has(k));
     for (let i = 0; i < keys.length; i++) {
