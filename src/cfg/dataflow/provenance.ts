@@ -213,55 +213,20 @@ const A_COMPLEX = 5;
 /** The address table's numeric fields while one function's is collected (reused from function to function:
  *  six growing lists per function cost more than the table). */
 let ADDRESSES = new Int32Array(ADDR_FIELDS * 256);
+/** The address table's buffer for a function without memory accesses (its views are empty: one buffer shared
+ *  by all). */
+const NO_ADDRESSES = new ArrayBuffer(0);
 /** Spaces an instruction's modifiers name, in order (scratch). */
 const SPACE_LIST: number[] = [];
 
-/** Whether the use slots [expect, u1), as many as the operands from `k0` on that are register names when those
- *  operands are immediates and names only (the caller counts them), are those names' registers one for one,
- *  in order: then no name needs comparing. The slots after the guard hold the registers of a destination the
- *  instruction also reads, then those of its operands in order, each register once; with no slot there
- *  holding a register the instruction writes (which rules out a read destination) and as many slots as
- *  names, every name is a register of its own, not the guard's and not an earlier name's, and the k-th
- *  name's is the k-th slot (what `matchOperands` would find, comparing names). */
-function slotsFollowNames(expect: number, u1: number, useReg: Int32Array, defReg: Int32Array, d0: number, d1: number): boolean {
-  for (let u = expect; u < u1; u++) {
-    for (let s = d0; s < d1; s++) if (defReg[s] === useReg[u]) return false;
-  }
-  return true;
-}
-
-/** Finds the use slot of each register name among the operands from `k0` on (into `operandUse` from `at`,
- *  for the first OPERAND_SLOTS operands), comparing names, first at `expect` (the slot after the last match,
- *  or after a bracketed operand's register: a name is one register's only, so a hit there is the scan's
- *  answer without comparing the names before it; a comparison of two names of one length reads their
- *  characters). Returns 1 when every operand is an immediate or a register the instruction reads (the
- *  flow's `plain`), else 0. */
-function matchOperands(
-  ops: readonly A.Expression[], k0: number, expect: number, u0: number, u1: number,
-  regs: readonly RegisterSymbol[], useReg: Int32Array, operandUse: Int32Array, at: number,
-): number {
-  let isPlain = 1;
-  for (let k = k0; k < ops.length; k++) {
-    const o = ops[k]!;
-    if (o.kind === 'Int' || o.kind === 'Float') continue;
-    if (o.kind !== 'Name') {
-      // (`[%rd1+8]`: its register most likely takes the next slot; only where the next name is looked for first.)
-      if (o.kind === 'Address') expect++;
-      isPlain = 0;
-      continue;
-    }
-    let u = expect;
-    if (u >= u1 || regs[useReg[u]!]!.name !== o.name) {
-      u = u0;
-      while (u < u1 && regs[useReg[u]!]!.name !== o.name) u++;
-    }
-    if (u === u1) isPlain = 0;
-    else {
-      expect = u + 1;
-      if (k < OPERAND_SLOTS) operandUse[at + k] = u;
-    }
-  }
-  return isPlain;
+/** The use slot of register `reg` among slots [u0, u1), or -1 (also for reg -1: no register). The operand
+ *  table gives an operand's register by id (`FunctionModel.effectTable.operandRegister`), so the slots are
+ *  compared by id: no register object read (each is a cache miss), no name compared. A register has one slot
+ *  per instruction, so the first hit is the answer. */
+function slotOf(reg: number, u0: number, u1: number, useReg: Int32Array): number {
+  if (reg < 0) return -1;
+  for (let u = u0; u < u1; u++) if (useReg[u] === reg) return u;
+  return -1;
 }
 
 function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
@@ -291,7 +256,9 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
   const spaceList = SPACE_LIST;
   let addrs = 0;
   const addrSymbolL: (VariableSymbol | undefined)[] = [];
-  const { useStart, useReg, defStart, defReg } = t;
+  const { useStart, useReg, defStart } = t;
+  const fx = fn.effectTable;
+  const { guarded, operandStart, operandRegister } = fx;
   for (let i = 0; i < n; i++) {
     const node = ins[i]!.node;
     let id = opcodeIds.get(node.opcode);
@@ -303,9 +270,8 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
     opcode[i] = id;
     const u0 = useStart[i]!;
     const u1 = useStart[i + 1]!;
-    if (node.guard !== undefined && u1 > u0) {
+    if (guarded[i] !== 0 && u1 > u0) {
       // The model lists the guard first; it is a guard only when read nowhere else.
-      const fx = fn.effectTable;
       const g = fx.useIds[fx.useStart[i]!];
       let count = 0;
       for (let k = fx.useStart[i]!; k < fx.useStart[i + 1]!; k++) if (fx.useIds[k] === g) count++;
@@ -313,30 +279,27 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
     }
     const ops = node.operands;
     const k0 = defStart[i + 1]! > defStart[i]! ? 1 : 0;
+    const o0 = operandStart[i]!;
     // One walk over the operands: whether one is bracketed, and whether those from k0 on are immediates and
-    // register names only (how many names).
+    // registers it reads only (a name's register from the operand table: an operand that is a name holds
+    // one, its first); the use slot of each such register among the first OPERAND_SLOTS operands.
     let isAddressed = 0;
-    let names = 0;
-    let mixed = false;
+    let isPlain = 1;
     for (let k = 0; k < ops.length; k++) {
       const kind = ops[k]!.kind;
-      if (kind === 'Name') names += k >= k0 ? 1 : 0;
-      else if (kind !== 'Int' && kind !== 'Float') {
-        if (kind === 'Address') isAddressed = 1;
-        if (k >= k0) mixed = true;
+      if (kind === 'Int' || kind === 'Float') continue;
+      if (kind === 'Name') {
+        if (k < k0) continue;
+        const u = slotOf(operandRegister[o0 + k]!, u0, u1, useReg);
+        if (u < 0) isPlain = 0;
+        else if (k < OPERAND_SLOTS) operandUse[i * OPERAND_SLOTS + k] = u;
+        continue;
       }
+      if (kind === 'Address') isAddressed = 1;
+      if (k >= k0) isPlain = 0;
     }
     addressed[i] = isAddressed;
-    // Where the next operand's register most likely is: the slots follow the operands (after the guard).
-    const expect = node.guard !== undefined ? u0 + 1 : u0;
-    if (!mixed && names === u1 - expect && slotsFollowNames(expect, u1, useReg, defReg, defStart[i]!, defStart[i + 1]!)) {
-      for (let k = k0, u = expect; k < ops.length && k < OPERAND_SLOTS; k++) {
-        if (ops[k]!.kind === 'Name') operandUse[i * OPERAND_SLOTS + k] = u++;
-      }
-      plain[i] = 1;
-    } else {
-      plain[i] = matchOperands(ops, k0, expect, u0, u1, regs, useReg, operandUse, i * OPERAND_SLOTS);
-    }
+    plain[i] = isPlain;
 
     // Data type and named spaces, from the modifiers (what their list says, asked once per list).
     const mods = modifierInfo(node.modifiers);
@@ -369,14 +332,20 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
       const named = nth < spaceCount ? spaceList[nth]! : extra;
       nth++;
       const first = elements[0];
-      const base = first === undefined ? undefined : baseName(first);
       let use = -1;
       let symbol: VariableSymbol | undefined;
-      if (base !== undefined) {
-        for (let u = u0; u < u1 && use < 0; u++) if (regs[useReg[u]!]!.name === base.name) use = u;
-        if (use < 0) {
-          const sym = fn.resolve(base);
-          symbol = sym?.kind === 'variable' ? sym : sym?.kind === 'register' ? undefined : ctx.model.variables.get(base.name);
+      if (first !== undefined && (first.kind === 'Name' || (first.kind === 'Binary' && first.left.kind === 'Name'))) {
+        // (The base leads the operand: it is the first name the model's walk met there, and the operand
+        // table holds its register, or -1 for a name of no register: a variable, or a module variable named
+        // like a label.)
+        const reg = operandRegister[o0 + pos]!;
+        if (reg >= 0) use = slotOf(reg, u0, u1, useReg);
+        else symbol = symbolAt(ctx, fn, first.kind === 'Name' ? first : first.left as A.NameExpr);
+      } else {
+        const base = first === undefined ? undefined : baseName(first);
+        if (base !== undefined) {
+          for (let u = u0; u < u1 && use < 0; u++) if (regs[useReg[u]!]!.name === base.name) use = u;
+          if (use < 0) symbol = symbolAt(ctx, fn, base);
         }
       }
       const simple = first !== undefined && elements.length === 1 &&
@@ -399,7 +368,7 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
   }
   insAddrStart[n] = addrs;
   // The address table's columns, in one buffer too.
-  const columns = new ArrayBuffer(addrs * (3 * 4 + 3));
+  const columns = addrs === 0 ? NO_ADDRESSES : new ArrayBuffer(addrs * (3 * 4 + 3));
   const addrIns = new Int32Array(columns, 0, addrs);
   const addrOperand = new Int32Array(columns, addrs * 4, addrs);
   const addrUse = new Int32Array(columns, addrs * 8, addrs);
@@ -594,6 +563,13 @@ function isFloatType(t: string): boolean {
 /** Opcodes whose bracketed operands are texture/surface handles, not memory addresses. */
 const HANDLE_OPCODES: ReadonlySet<string> = new Set(['tex', 'tld4', 'txq', 'suld', 'sust', 'sured', 'suq', 'istypep']);
 
+/** The variable a name at an address's base denotes (none for a register); a label named like a module
+ *  variable is the variable. */
+function symbolAt(ctx: AnalysisContext, fn: FunctionModel, base: A.NameExpr): VariableSymbol | undefined {
+  const sym = fn.resolve(base);
+  return sym?.kind === 'variable' ? sym : sym?.kind === 'register' ? undefined : ctx.model.variables.get(base.name);
+}
+
 /** The first name in an expression (the base of `[%rd1+16]` or `[smem+4]`). */
 function baseName(e: A.Expression): A.NameExpr | undefined {
   switch (e.kind) {
@@ -739,6 +715,11 @@ function paramPointer(sym: VariableSymbol | undefined): number {
   }
 }
 
+/** The transfer codes of a function's opcodes while its facts are computed (kept from function to function,
+ *  grown, never shrunk: a typed array is a backing store each, ~1 us). No other function's provenance is
+ *  computed meanwhile: the propagation asks the context for nothing. */
+let TRANSFERS = new Uint8Array(64);
+
 function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceFacts {
   const flow = ctx.get(fn, valueFlowAnalysis);
   // Both tables in one buffer (one allocation instead of two).
@@ -818,11 +799,14 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
   };
 
   let changed = false;
+  /** 32-bit slots of each register the function reads or writes, 0 for a predicate (the register table's, by
+   *  id: reading a register object's type is a cache miss). */
+  const regSlots = flow.rd.table.slots;
   /** Joins `v` into definition d (predicates never carry an address; the register is looked at only when
    *  the fact would grow). */
   const put = (d: number, v: number): void => {
     const next = defValue[d]! | v;
-    if (next === defValue[d] || fn.registers[flow.defReg[d]!]!.type === '.pred') return;
+    if (next === defValue[d] || regSlots[flow.defReg[d]!] === 0) return;
     defValue[d] = next;
     changed = true;
   };
@@ -842,7 +826,8 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
     return o === undefined || o.kind === 'Int' || o.kind === 'Float' ? 0 : evalExpr(i, o);
   };
   /** What each of the function's opcodes does (T_NONE: never evaluated). */
-  const opcodeTransfer = new Uint8Array(flow.opcodes.length);
+  if (TRANSFERS.length < flow.opcodes.length) TRANSFERS = new Uint8Array(Math.max(flow.opcodes.length, 2 * TRANSFERS.length));
+  const opcodeTransfer = TRANSFERS;
   for (let o = 0; o < flow.opcodes.length; o++) opcodeTransfer[o] = TRANSFER.get(flow.opcodes[o]!) ?? T_NONE;
   /** The transfer of instruction i, by its opcode's code: the syntax tree is read only where the operands'
    *  shapes or the modifiers decide (`mov`, `cvta`, `cvt`, `mad`). */
@@ -855,9 +840,10 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
         if (d?.kind === 'Vector' && s !== undefined && s.kind !== 'Vector') {
           // Unpack `mov.b64 {lo, hi}, x`: the low half keeps the origin, narrowed.
           const v = operandValue(i, 1);
+          // (A name leading the destination: the operand table holds its register, -1 for none.)
           const lo = d.elements[0];
-          const sym = lo?.kind === 'Name' ? fn.resolve(lo) : undefined;
-          const def = sym?.kind === 'register' ? flow.defOf(i, sym.id) : -1;
+          const reg = lo?.kind === 'Name' ? fn.effectTable.operandRegister[fn.effectTable.operandStart[i]!]! : -1;
+          const def = reg >= 0 ? flow.defOf(i, reg) : -1;
           if (v !== 0 && def >= 0) put(def, v | TRUNCATED);
         } else if (d?.kind !== 'Vector' && s?.kind === 'Vector') {
           putAll(i, operandValue(i, 1) & ~TRUNCATED);

@@ -159,6 +159,7 @@ function computeTaint(ctx: AnalysisContext, fn: FunctionModel): TaintFacts {
   if (KIND.length < opcodes.length) KIND = new Uint8Array(Math.max(opcodes.length, 2 * KIND.length));
   const kindOf = KIND;
   for (let o = 0; o < opcodes.length; o++) kindOf[o] = opcodeKind(opcodes[o]!);
+  const guarded = fn.effectTable.guarded;
   // Marks operand k of instruction i as moved into its destination.
   const markMoved = (i: number, k: number): void => {
     // The flow's tables answer most operands without the syntax tree (reading an instruction's node is a
@@ -170,6 +171,11 @@ function computeTaint(ctx: AnalysisContext, fn: FunctionModel): TaintFacts {
       return;
     }
     if (k < OPERAND_SLOTS && flow.plain[i] === 1) return;
+    // An instruction that reads no register but its guard (which then no operand names, or it would not be
+    // the flow's guard use) has none to mark: `mov.u32 %r1, %tid.x`, `mov.u64 %rd1, smem`.
+    const u0 = flow.insUseStart[i]!;
+    const reads = flow.insUseStart[i + 1]! - u0;
+    if (reads === 0 || (reads === 1 && flow.guardUse[i] === u0 && guarded[i] === 2)) return;
     const o = ins[i]!.node.operands[k];
     if (o === undefined || o.kind === 'Int' || o.kind === 'Float') return;
     const regs: RegisterSymbol[] = [];
