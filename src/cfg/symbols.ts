@@ -155,7 +155,7 @@ export interface FunctionModel {
   readonly labels: readonly LabelSymbol[];
   /** What a name in one of the function's instructions denotes; undefined for a name nothing declares. */
   resolve(name: A.NameExpr): SymbolRef | undefined;
-  /** Registers created so far, by id. */
+  /** The registers the body names, by id (one of a `%r<N>` range is made when the walk first meets it). */
   readonly registers: readonly RegisterSymbol[];
   /** Every instruction's registers by id. */
   readonly effectTable: EffectTable;
@@ -632,10 +632,10 @@ class FunctionBody {
 
 /** A function's model, its body walked on first use: the engine then walks each function's syntax tree while
  *  the analyses that follow it (the CFG, the dataflow) find it in the processor's caches. A walk of the whole
- *  module first left every function's tree cold again by the time its analyses ran: on a 9 MB module, every
- *  analysis of every function took about 15% longer after a model made up front than after one made per
- *  function (measured by building a model per function, interleaved, eight rounds each). The module's tables
- *  (its variables and functions) are complete before any body is walked, so a body resolves as before.
+ *  module first left every function's tree cold again by the time its analyses ran: on a 9 MB module a full
+ *  pass of every analysis over every function took about 5% longer after a model made up front (interleaved
+ *  runs of the two builds). The module's tables (its variables and functions) are complete before any body is
+ *  walked, so a body resolves as before.
  *
  *  `resolve` and `resolveGuard` are methods of one class, not closures made per function: code that calls them
  *  for many functions then meets one call target (V8 deoptimized such call sites each time a new function's
