@@ -482,11 +482,11 @@ class FunctionBuilder {
     const defIds = DEF_IDS.reset();
     let ul = 0;
     let dl = 0;
-    let operands = 0;
-    for (const ins of this.instructions) operands += ins.node.operands.length;
     const operandStart = new Int32Array(n + 1);
     const opcode = new Uint16Array(n);
-    const operandRegister = new Int32Array(operands);
+    // (Collected as the walk goes, then copied at their count: a count first was a pass of its own over every
+    // instruction's operand list, the first read of each.)
+    const operandRegister = OPERAND_REGISTERS.reset();
     let ol = 0;
     for (const ins of this.instructions) {
       const nested = ins.scope !== this.scope;
@@ -498,6 +498,7 @@ class FunctionBuilder {
       opcode[ins.index] = id;
       const role = firstOperandRole(node, id);
       operandStart[ins.index] = ol;
+      const od = operandRegister.reserve(ops.length);
       for (let k = 0; k < ops.length; k++) {
         this.named = false;
         this.firstRegister = -1;
@@ -508,8 +509,9 @@ class FunctionBuilder {
         } else {
           this.resolveIn(ops[k]!, ins, nested, uses);
         }
-        operandRegister[ol++] = this.firstRegister;
+        od[ol++] = this.firstRegister;
       }
+      operandRegister.length = ol;
       // The guard after the operands (registers of a `%r<N>` range are numbered in this order), but first
       // among the uses, as effects() lists it.
       let guard: RegisterSymbol | undefined;
@@ -537,7 +539,7 @@ class FunctionBuilder {
     useStart[n] = ul;
     defStart[n] = dl;
     operandStart[n] = ol;
-    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded, operandStart, operandRegister, opcode };
+    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded, operandStart, operandRegister: operandRegister.take(), opcode };
   }
 
   /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction). */
@@ -583,6 +585,7 @@ const USES = new Scratch();
 /** A function's register ids as they are collected (copied to their exact size once the walk is done). */
 const USE_IDS = new IntBuffer();
 const DEF_IDS = new IntBuffer();
+const OPERAND_REGISTERS = new IntBuffer();
 
 interface ModuleTables {
   readonly variables: Map<string, VariableSymbol>;
