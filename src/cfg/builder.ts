@@ -4,6 +4,7 @@
 // virtual exit that every `ret`/`exit`/`trap` reaches.
 import type * as A from '../parser/ast.js';
 import { OP_BRA, OP_BRX, OP_CALL, OP_EXIT, OP_RET, OP_TRAP } from './opcodes.js';
+import { int32Scratch, uint8Scratch } from './scratch.js';
 import type { FlatInstruction, FunctionModel, LabelSymbol, ModuleModel } from './symbols.js';
 
 export interface BasicBlock {
@@ -81,27 +82,15 @@ const FALLS = 0;
 const BRANCH = 1;
 const TERMINATES = 2;
 
-/** Scratch kept from function to function (nothing of it is kept by a graph): each instruction's way of
- *  ending its block and whether it starts one (LEADER), the blocks' first instructions, the reachability
- *  search's stack, and each block's predecessors counted (then the next free slot of its list). */
-let ENDS = new Uint8Array(1024);
-let LEADER = new Uint8Array(1024);
-let STARTS = new Int32Array(1024);
-let STACK = new Int32Array(1024);
-let PRED_COUNT = new Int32Array(1024);
-
-/** The scratch for `n` instructions (at most `n + 1` blocks, and STARTS one past them): LEADER cleared. */
-function scratchFor(n: number): void {
-  if (LEADER.length < n + 2) {
-    const size = Math.max(n + 2, 2 * LEADER.length);
-    ENDS = new Uint8Array(size);
-    LEADER = new Uint8Array(size);
-    STARTS = new Int32Array(size);
-    STACK = new Int32Array(size);
-    PRED_COUNT = new Int32Array(size);
-  }
-  LEADER.fill(0, 0, n + 1);
-}
+/** Scratch kept from function to function (src/cfg/scratch.ts; nothing of it is kept by a graph): each
+ *  instruction's way of ending its block and whether it starts one (LEADER), the blocks' first instructions,
+ *  the reachability search's stack, and each block's predecessors counted (then the next free slot of its
+ *  list). For `n` instructions: at most `n + 1` blocks, and STARTS one past them. */
+const ENDS = uint8Scratch();
+const LEADER = uint8Scratch();
+const STARTS = int32Scratch();
+const STACK = int32Scratch();
+const PRED_COUNT = int32Scratch();
 
 /** How instruction i ends its block, from its opcode's number (its node read only for a call). */
 function endOf(fn: FunctionModel, model: ModuleModel | undefined, op: number, i: number): number {
@@ -135,9 +124,8 @@ type MutableBlock = { -readonly [K in keyof BasicBlock]: BasicBlock[K] };
 export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
   const instructions = fn.instructions;
   const n = instructions.length;
-  scratchFor(n);
-  const ends = ENDS;
-  const leader = LEADER;
+  const ends = ENDS.get(n);
+  const leader = LEADER.get(n + 1).fill(0, 0, n + 1);
   leader[0] = 1;
   // Labels of `.branchtargets`/`.calltargets`/`.callprototype` name tables, not code.
   const labels = fn.labels;
@@ -155,7 +143,7 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
     ends[i] = end;
     if (end !== FALLS) leader[i + 1] = 1;
   }
-  const starts = STARTS;
+  const starts = STARTS.get(n + 2);
   const blockOf = new Int32Array(n);
   let B = 0;
   for (let i = 0; i < n; i++) {
@@ -171,7 +159,7 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
   // entries, and a part keeps every function's graph). A block's first `branchEnd[id]` successors are its
   // branch's targets; an edge to the exit is an exit edge, any other a fall-through.
   const blocks = new Array<MutableBlock>(B);
-  const predCount = PRED_COUNT.fill(0, 0, B);
+  const predCount = PRED_COUNT.get(B).fill(0, 0, B);
   const branchEnd = new Int32Array(B);
   const unresolvedTargets: FlatInstruction[] = [];
   for (let id = 0; id < B; id++) {
@@ -248,7 +236,7 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
  *  pushed once: the stack never holds more than the blocks). */
 function markReachable(blocks: MutableBlock[], exit: number): void {
   if (blocks.length === 0) return;
-  const stack = STACK;
+  const stack = STACK.get(blocks.length);
   let top = 0;
   stack[top++] = 0;
   blocks[0]!.reachable = true;

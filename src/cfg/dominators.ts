@@ -2,6 +2,7 @@
 // algorithm over reverse post-order), and control dependence from the
 // post-dominator tree, for the uniformity analysis.
 import type { Cfg } from './builder.js';
+import { int32Scratch, uint8Scratch } from './scratch.js';
 
 export interface DomTree {
   /** Immediate dominator of each node; -1 for the root and for nodes it cannot reach. */
@@ -12,38 +13,25 @@ export interface DomTree {
   dominates(a: number, b: number): boolean;
 }
 
-/** Scratch kept from function to function (no tree keeps any of it): the DFS stack as two columns (node,
- *  next edge), the post-order, each node's reverse post-order number, and flags. (A pair array per stacked
- *  node and a list grown by `push` per node were most of what a tree allocated.) */
-let STACK_NODE = new Int32Array(1024);
-let STACK_EDGE = new Int32Array(1024);
-let POST = new Int32Array(1024);
-let RPO = new Int32Array(1024);
-let FLAGS = new Uint8Array(1024);
-
-/** The scratch for a graph of `count` nodes. */
-function scratchFor(count: number): void {
-  if (RPO.length < count) {
-    const size = Math.max(count, 2 * RPO.length);
-    STACK_NODE = new Int32Array(size);
-    STACK_EDGE = new Int32Array(size);
-    POST = new Int32Array(size);
-    RPO = new Int32Array(size);
-    FLAGS = new Uint8Array(size);
-  }
-}
+/** Scratch kept from function to function (src/cfg/scratch.ts; no tree keeps any of it): the DFS stack as two
+ *  columns (node, next edge), the post-order, each node's reverse post-order number, and flags. (A pair array
+ *  per stacked node and a list grown by `push` per node were most of what a tree allocated.) */
+const STACK_NODE = int32Scratch();
+const STACK_EDGE = int32Scratch();
+const POST = int32Scratch();
+const RPO = int32Scratch();
+const FLAGS = uint8Scratch();
 
 /** Adjacency lists by node. */
 type Lists = readonly (readonly number[])[];
 
 const NO_NODES: readonly number[] = [];
 
-/** Post-order of the nodes reachable from `root` along `next` into POST; returns their count. */
-function postOrder(count: number, root: number, next: Lists): number {
-  const seen = FLAGS.fill(0, 0, count);
-  const node = STACK_NODE;
-  const edge = STACK_EDGE;
-  const post = POST;
+/** Post-order of the nodes reachable from `root` along `next` into `post`; returns their count. */
+function postOrder(count: number, root: number, next: Lists, post: Int32Array): number {
+  const seen = FLAGS.get(count).fill(0, 0, count);
+  const node = STACK_NODE.get(count);
+  const edge = STACK_EDGE.get(count);
   let length = 0;
   let top = 0;
   node[0] = root;
@@ -77,11 +65,10 @@ function intersect(rpo: Int32Array, idom: Int32Array, a: number, b: number): num
 
 /** Dominator tree of a graph with nodes 0..count-1, from `root`, following `next` (predecessors `prev`). */
 function computeDomTree(count: number, root: number, next: Lists, prev: Lists): DomTree {
-  scratchFor(count);
-  // Reverse post-order from the root: POST read backward.
-  const reached = postOrder(count, root, next);
-  const post = POST;
-  const rpo = RPO.fill(-1, 0, count);
+  // Reverse post-order from the root: the post-order read backward.
+  const post = POST.get(count);
+  const reached = postOrder(count, root, next, post);
+  const rpo = RPO.get(count).fill(-1, 0, count);
   for (let i = 0; i < reached; i++) rpo[post[i]!] = reached - 1 - i;
   // The tree's two columns in one buffer.
   const columns = new Int32Array(2 * count).fill(-1);
@@ -157,10 +144,9 @@ export function postDominators(cfg: Cfg): DomTree {
   const next = new Array<readonly number[]>(count);
   for (let b = 0; b < B; b++) next[b] = blocks[b]!.preds;
   next[exit] = exitPreds;
-  // Which blocks reach the exit? (A search backward from it, its stack in STACK_NODE.)
-  scratchFor(count);
-  const reaches = FLAGS.fill(0, 0, count);
-  const work = STACK_NODE;
+  // Which blocks reach the exit? (A search backward from it, its stack in STACK_NODE's storage.)
+  const reaches = FLAGS.get(count).fill(0, 0, count);
+  const work = STACK_NODE.get(count);
   let top = 0;
   work[top++] = exit;
   reaches[exit] = 1;
@@ -189,8 +175,8 @@ export function postDominators(cfg: Cfg): DomTree {
 
 /** Scratch for control dependence: per block, its dependences counted (then the next free slot), and the
  *  last branch block that added one (a block reached twice from one branch is added once). */
-let DEP_COUNT = new Int32Array(1024);
-let DEP_LAST = new Int32Array(1024);
+const DEP_COUNT = int32Scratch();
+const DEP_LAST = int32Scratch();
 
 /** For each block, the blocks whose branch decides whether it runs
  *  (Ferrante–Ottenstein–Warren control dependence). Each list is made at its size: counted in a first walk,
@@ -198,26 +184,23 @@ let DEP_LAST = new Int32Array(1024);
 export function controlDependence(cfg: Cfg, pdom: DomTree): number[][] {
   const blocks = cfg.blocks;
   const B = blocks.length;
-  if (DEP_COUNT.length < B) {
-    DEP_COUNT = new Int32Array(Math.max(B, 2 * DEP_COUNT.length));
-    DEP_LAST = new Int32Array(DEP_COUNT.length);
-  }
-  const counts = DEP_COUNT.fill(0, 0, B);
-  dependenceWalk(cfg, pdom.idom, undefined);
+  const counts = DEP_COUNT.get(B).fill(0, 0, B);
+  const last = DEP_LAST.get(B);
+  dependenceWalk(cfg, pdom.idom, undefined, counts, last);
   const deps: number[][] = new Array<number[]>(B);
   for (let b = 0; b < B; b++) deps[b] = counts[b] === 0 ? [] : new Array<number>(counts[b]!);
   counts.fill(0, 0, B);
-  dependenceWalk(cfg, pdom.idom, deps);
+  dependenceWalk(cfg, pdom.idom, deps, counts, last);
   return deps;
 }
 
 /** Each (dependent block, branch block) pair in order of the branch blocks, then of their successors, then
- *  up the post-dominator tree: counted in DEP_COUNT, and when `deps` is given written at DEP_COUNT's slot. */
-function dependenceWalk(cfg: Cfg, idom: Int32Array, deps: number[][] | undefined): void {
+ *  up the post-dominator tree: counted in `counts`, and when `deps` is given written at its count's slot
+ *  (`last`: scratch, the last branch block that added a dependence to each block). */
+function dependenceWalk(cfg: Cfg, idom: Int32Array, deps: number[][] | undefined, counts: Int32Array, last: Int32Array): void {
   const blocks = cfg.blocks;
   const exit = cfg.exit;
-  const counts = DEP_COUNT;
-  const last = DEP_LAST.fill(-1, 0, blocks.length);
+  last.fill(-1, 0, blocks.length);
   for (let a = 0; a < blocks.length; a++) {
     const succs = blocks[a]!.succs;
     if (succs.length < 2) continue;

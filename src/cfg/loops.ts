@@ -3,6 +3,7 @@
 // edges, which mark irreducible regions.
 import type { Cfg } from './builder.js';
 import type { DomTree } from './dominators.js';
+import { int32Scratch, uint8Scratch } from './scratch.js';
 
 export interface Loop {
   readonly header: number;
@@ -26,41 +27,27 @@ export interface LoopForest {
   readonly irreducibleEdges: readonly (readonly [number, number])[];
 }
 
-/** Scratch kept from function to function (no forest keeps any of it): the DFS stack as two columns (block,
- *  next edge), each block's DFS state, and the loop bodies' marks, members and work list. */
-let STACK_NODE = new Int32Array(1024);
-let STACK_EDGE = new Int32Array(1024);
-let STATE = new Uint8Array(1024);
-let MARK = new Int32Array(1024);
-let MEMBERS = new Int32Array(1024);
-let WORK = new Int32Array(1024);
-
-/** The scratch for `count` nodes (the blocks and the exit). */
-function scratchFor(count: number): void {
-  if (MARK.length < count) {
-    const size = Math.max(count, 2 * MARK.length);
-    STACK_NODE = new Int32Array(size);
-    STACK_EDGE = new Int32Array(size);
-    STATE = new Uint8Array(size);
-    MARK = new Int32Array(size);
-    MEMBERS = new Int32Array(size);
-    WORK = new Int32Array(size);
-  }
-}
+/** Scratch kept from function to function (src/cfg/scratch.ts; no forest keeps any of it): the DFS stack as two
+ *  columns (block, next edge), each block's DFS state, and the loop bodies' marks, members and work list. */
+const STACK_NODE = int32Scratch();
+const STACK_EDGE = int32Scratch();
+const STATE = uint8Scratch();
+const MARK = int32Scratch();
+const MEMBERS = int32Scratch();
+const WORK = int32Scratch();
 
 export function findLoops(cfg: Cfg, dom: DomTree): LoopForest {
   const blocks = cfg.blocks;
   const B = blocks.length;
-  scratchFor(B + 1);
   // Back edges [tail, header] and retreating edges that are not, from one DFS: u → v with v on the DFS
   // stack. (Every back edge is one: a header that dominates the tail is on every path to it, the DFS's
   // own path included, so it is on the stack while the tail's edges are looked at.)
   const backEdges: [number, number][] = [];
   const irreducibleEdges: [number, number][] = [];
   if (B > 0) {
-    const state = STATE.fill(0, 0, B); // 0 new, 1 on stack, 2 done
-    const node = STACK_NODE;
-    const edge = STACK_EDGE;
+    const state = STATE.get(B).fill(0, 0, B); // 0 new, 1 on stack, 2 done
+    const node = STACK_NODE.get(B);
+    const edge = STACK_EDGE.get(B);
     let top = 0;
     node[0] = 0;
     edge[0] = 0;
@@ -123,9 +110,10 @@ function loopBodies(cfg: Cfg, backEdges: [number, number][]): Loop[] {
   const blocks = cfg.blocks;
   // By header, then tail (a block has one edge to a header).
   backEdges.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
-  const mark = MARK.fill(0, 0, blocks.length + 1);
-  const members = MEMBERS;
-  const work = WORK;
+  const count = blocks.length + 1;
+  const mark = MARK.get(count).fill(0, 0, count);
+  const members = MEMBERS.get(count);
+  const work = WORK.get(count);
   for (let first = 0; first < backEdges.length;) {
     const header = backEdges[first]![1];
     let end = first + 1;

@@ -38,6 +38,7 @@ import {
   NEGATED, PRED_SCALAR, srcOf, type Fact, type OpInfo, type LiveIn, type Form, type PVec, type Src,
 } from './affine.js';
 import { solve } from './solver.js';
+import { sortAscending } from './sort.js';
 
 // ================================================================ intervals
 
@@ -310,27 +311,6 @@ function applyCond(cmp: Cmp, signed: boolean, w: number, lhs: Iv, rhs: Iv, rhsIs
 
 // ================================================================ the analysis
 
-/** Sorts numbers ascending in place: by insertion while the list is short (most are a few constants ±1),
- *  else through a typed array. (`sort` with a comparator copies the list into a work array per call: 2 MB of a
- *  pass over scan_reduce.ptx.) */
-function sortNumbers(list: number[]): void {
-  const n = list.length;
-  if (n > 48) {
-    const sorted = Float64Array.from(list).sort();
-    for (let j = 0; j < n; j++) list[j] = sorted[j]!;
-    return;
-  }
-  for (let k = 1; k < n; k++) {
-    const x = list[k]!;
-    let j = k - 1;
-    while (j >= 0 && list[j]! > x) {
-      list[j + 1] = list[j]!;
-      j--;
-    }
-    list[j + 1] = x;
-  }
-}
-
 /** Whether `v` is not the range entry k of `vec` already holds (as the same or an equal interval). A state
  *  keeps its old interval for an equal one: a loop's later rounds mostly recompute equal ranges, and an entry
  *  set copies its path of the state's tree, and makes a tree that the next merge or comparison cannot skip
@@ -584,7 +564,7 @@ class RangeEngine {
     for (let k = 0; k < lists.length; k++) {
       const list = lists[k];
       if (list === undefined) continue;
-      sortNumbers(list);
+      sortAscending(list);
       let n = 0;
       for (let j = 0; j < list.length; j++) if (n === 0 || list[j] !== list[n - 1]) list[n++] = list[j]!;
       list.length = n;

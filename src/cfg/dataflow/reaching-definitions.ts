@@ -23,8 +23,10 @@ import type * as A from '../../parser/ast.js';
 import { AnalysisBudgetExceeded, MAX_BITSET_WORDS, MAX_DEF_USE_PAIRS } from '../budget.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { keepCompiled } from '../keep-compiled.js';
+import { int32Scratch, uint32Scratch } from '../scratch.js';
 import { typeBytes, type FunctionModel, type RegisterSymbol } from '../symbols.js';
 import { solveBits } from './solver.js';
+import { sortAscending } from './sort.js';
 import { holds, IntBuffer } from './int-buffer.js';
 
 /** The instruction of an entry definition (parameter or undefined value). */
@@ -58,26 +60,7 @@ export interface RegisterTable {
 
 const REACHING = new IntBuffer();
 
-// Transient arrays, kept from function to function: each allocation is a backing store (~1 us) that the
-// scavenger also counts as external memory pressure (this analysis made ~32 per function). Each role has
-// its own holder; `get` gives storage of at least n items, NOT cleared. Above SCRATCH_CAP items a fresh one,
-// not kept, so that the sixteen holders never keep more than 4 MB (the largest function of the bench
-// modules needs 52,095 words of gen/kill, radix_sort's; 10,614 definitions).
-const SCRATCH_CAP = 1 << 16;
-class Scratch<T extends Int32Array | Uint32Array> {
-  private a: T;
-  constructor(private readonly make: (n: number) => T) {
-    this.a = make(1024);
-  }
-  get(n: number): T {
-    if (n <= this.a.length) return this.a;
-    const a = this.make(Math.max(n, Math.min(2 * this.a.length, SCRATCH_CAP)));
-    if (n <= SCRATCH_CAP) this.a = a;
-    return a;
-  }
-}
-const int32Scratch = (): Scratch<Int32Array> => new Scratch((n) => new Int32Array(n));
-const uint32Scratch = (): Scratch<Uint32Array> => new Scratch((n) => new Uint32Array(n));
+// Transient arrays from src/cfg/scratch.ts (this analysis made ~32 per function).
 const SEEN = uint32Scratch();
 
 function buildRegisterTable(fn: FunctionModel): RegisterTable {
@@ -305,22 +288,6 @@ export interface ReachingDefinitions {
 
 const regId = (r: number | RegisterSymbol): number => (typeof r === 'number' ? r : r.id);
 const NONE: readonly number[] = [];
-
-/** Sorts numbers ascending in place: the short lists of `reaching`/`usesOf` (mostly one or two, already in
- *  order) by insertion, without the builtin sort's copy; long ones by the builtin. */
-function sortAscending(a: number[]): number[] {
-  if (a.length > 32) return a.sort((x, y) => x - y);
-  for (let i = 1; i < a.length; i++) {
-    const x = a[i]!;
-    let j = i - 1;
-    while (j >= 0 && a[j]! > x) {
-      a[j + 1] = a[j]!;
-      j--;
-    }
-    a[j + 1] = x;
-  }
-  return a;
-}
 
 const HEAD = int32Scratch();
 const NEXT_SIBLING = int32Scratch();
