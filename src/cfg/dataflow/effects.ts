@@ -4,7 +4,7 @@
 // by register id); `effects` gives one instruction's as lists.
 import type * as A from '../../parser/ast.js';
 import { destinationRole } from '../../parser/isa/effects.js';
-import { fixedRoleOf, OP_CALL, opcodeId } from '../opcodes.js';
+import { fixedRoleOf, OP_CALL } from '../opcodes.js';
 import type { FlatInstruction, FunctionModel, RegisterSymbol } from '../symbols.js';
 
 export interface Effects {
@@ -27,8 +27,8 @@ export class Scratch {
 }
 
 /** What an instruction's first operand is: a source (0), a destination (1), a destination it also reads (2).
- *  (`id`: its opcode's number, when the caller has it.) */
-export function firstOperandRole(node: A.Instruction, id = opcodeId(node.opcode)): 0 | 1 | 2 {
+ *  (`id`: its opcode's number, `opcodeId(node.opcode)`.) */
+export function firstOperandRole(node: A.Instruction, id: number): 0 | 1 | 2 {
   const ops = node.operands;
   if (id === OP_CALL) return ops[0]?.kind === 'List' && ops.length > 1 ? 1 : 0;
   if (ops.length === 0) return 0;

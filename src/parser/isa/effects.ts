@@ -62,8 +62,8 @@ export function fixedDestinationRole(opcode: string): number {
 
 /** What an instruction's first operand is, by opcode and modifiers alone: 0 when it writes none, 1 when it
  *  writes it, 2 when it also reads it (`writesFirstOperand` and `destinationIsRead` in one answer). `fixed`:
- *  the opcode's `fixedDestinationRole`, when the caller keeps it. */
-export function destinationRole(opcode: string, modifiers: readonly string[], fixed = fixedDestinationRole(opcode)): 0 | 1 | 2 {
+ *  the opcode's `fixedDestinationRole`, which the caller keeps per opcode. */
+export function destinationRole(opcode: string, modifiers: readonly string[], fixed: number): 0 | 1 | 2 {
   if (fixed >= 0) return fixed as 0 | 1;
   if (!writesFirstOperand(opcode, modifiers)) return 0;
   return destinationIsRead(opcode, modifiers) ? 2 : 1;
