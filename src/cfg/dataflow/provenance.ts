@@ -30,6 +30,7 @@ import type * as A from '../../parser/ast.js';
 import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type VariableSymbol } from '../symbols.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { keepCompiled } from '../keep-compiled.js';
+import { OTHER_OPCODE } from '../opcodes.js';
 import { reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 
 // ---------------------------------------------------------------- the lattice
@@ -229,6 +230,12 @@ function slotOf(reg: number, u0: number, u1: number, useReg: Int32Array): number
   return -1;
 }
 
+/** By the model's opcode number (src/cfg/opcodes.ts), the number the function being walked gives it, valid where
+ *  `LOCAL_STAMP` holds that walk's number (kept from function to function: no clearing). */
+let LOCAL_CODE = new Uint16Array(512);
+let LOCAL_STAMP = new Int32Array(512);
+let LOCAL_WALK = 0;
+
 function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
   const rd = ctx.get(fn, reachingDefinitionsAnalysis);
   const t = rd.table;
@@ -259,13 +266,35 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
   const { useStart, useReg, defStart } = t;
   const fx = fn.effectTable;
   const { guarded, operandStart, operandRegister } = fx;
+  const modelOpcode = fx.opcode;
+  const walk = ++LOCAL_WALK;
   for (let i = 0; i < n; i++) {
     const node = ins[i]!.node;
-    let id = opcodeIds.get(node.opcode);
-    if (id === undefined) {
-      id = opcodes.length;
-      opcodes.push(node.opcode);
-      opcodeIds.set(node.opcode, id);
+    // The function's own numbering of its opcodes, from the model's numbers (a string lookup per instruction
+    // was a third of this walk); a name past the model's registry by its string.
+    const m = modelOpcode[i]!;
+    let id: number | undefined;
+    if (m < LOCAL_STAMP.length && LOCAL_STAMP[m] === walk) id = LOCAL_CODE[m]!;
+    else {
+      id = opcodeIds.get(node.opcode);
+      if (id === undefined) {
+        id = opcodes.length;
+        opcodes.push(node.opcode);
+        opcodeIds.set(node.opcode, id);
+      }
+      if (m !== OTHER_OPCODE) {
+        if (m >= LOCAL_STAMP.length) {
+          const size = Math.max(m + 1, 2 * LOCAL_STAMP.length);
+          const stamp = new Int32Array(size);
+          stamp.set(LOCAL_STAMP);
+          LOCAL_STAMP = stamp;
+          const code = new Uint16Array(size);
+          code.set(LOCAL_CODE);
+          LOCAL_CODE = code;
+        }
+        LOCAL_STAMP[m] = walk;
+        LOCAL_CODE[m] = id;
+      }
     }
     opcode[i] = id;
     const u0 = useStart[i]!;
