@@ -326,7 +326,10 @@ class FunctionBuilder {
   /** A new register of declaration `decl` (`info`: what the declaration says of it). */
   private newRegister(name: string, decl: A.VariableDecl, info: RegisterInfo, isParam: boolean): RegisterSymbol {
     const id = this.registers.length;
-    const r: RegisterSymbol = { kind: 'register', name, type: info.type, decl, id, isParam, vector: info.vector };
+    const vector = info.vector;
+    const r: RegisterSymbol = vector === undefined
+      ? { kind: 'register', name, type: info.type, decl, id, isParam }
+      : { kind: 'register', name, type: info.type, decl, id, isParam, vector };
     this.registers.push(r);
     return r;
   }
