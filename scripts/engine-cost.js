@@ -15,8 +15,8 @@
 //     node --single-threaded --hash-seed=1 --random-seed=1 \
 //     --min-semi-space-size=16 --max-semi-space-size=16 --initial-old-space-size=2048 \
 //     --max-inlined-bytecode-size=50 scripts/engine-cost.js FILE 2 --bytes 500000 --only ranges
-//   (then 5 passes; (I5 − I2) / 3 is one warm pass). The fixed heap sizes make the count repeat to 0.02%;
-//   without them one build gave 441 to 570 M. (Under `--predictable-gc-schedule` the young generation was
+//   (then 5 passes; (I5 − I2) / 3 is one warm pass). The fixed heap sizes make a whole pass's count repeat to
+//   about 1% (without them one build gave 441 to 570 M). (Under `--predictable-gc-schedule` the young generation was
 //   collected every 4.4 MB, so the count was mostly the collector's.) `--only NAME` counts the whole pass up to NAME, so
 //   one analysis is the difference of two such counts, within about 30 M of when V8 compiles.
 import { readFileSync } from 'node:fs';
