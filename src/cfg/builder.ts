@@ -137,7 +137,7 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
     leader[l.target] = 1;
     if (l.target === n) endLabels = true;
   }
-  const opcodes = fn.effectTable.opcode;
+  const { opcode: opcodes, guarded: guardedAt } = fn.effectTable;
   for (let i = 0; i < n; i++) {
     const end = endOf(fn, model, opcodes[i]!, i);
     ends[i] = end;
@@ -172,7 +172,7 @@ export function buildCfg(fn: FunctionModel, model?: ModuleModel): Cfg {
     } else {
       const last = instructions[end - 1]!;
       const kind = ends[end - 1]!;
-      const guarded = fn.effectTable.guarded[end - 1] !== 0;
+      const guarded = guardedAt[end - 1] !== 0;
       let fallsThrough = true;
       if (kind === BRANCH) {
         if (opcodes[end - 1] === OP_BRA) {

@@ -34,6 +34,11 @@ function register(name: string): number {
   return id;
 }
 
+/** How many opcodes have a number (OTHER_OPCODE aside): every number is below it. */
+export function opcodeCount(): number {
+  return NAMES.length;
+}
+
 /** The opcode numbered `id`; undefined for OTHER_OPCODE. */
 export function opcodeName(id: number): string | undefined {
   return NAMES[id];

@@ -30,7 +30,8 @@ import type * as A from '../../parser/ast.js';
 import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbol, type VariableSymbol } from '../symbols.js';
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { keepCompiled } from '../keep-compiled.js';
-import { OTHER_OPCODE } from '../opcodes.js';
+import { OTHER_OPCODE, opcodeCount } from '../opcodes.js';
+import { int32Scratch } from '../scratch.js';
 import { reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 
 // ---------------------------------------------------------------- the lattice
@@ -231,9 +232,10 @@ function slotOf(reg: number, u0: number, u1: number, useReg: Int32Array): number
 }
 
 /** By the model's opcode number (src/cfg/opcodes.ts), the number the function being walked gives it, valid where
- *  `LOCAL_STAMP` holds that walk's number (kept from function to function: no clearing). */
-let LOCAL_CODE = new Uint16Array(512);
-let LOCAL_STAMP = new Int32Array(512);
+ *  `LOCAL_STAMP` holds that walk's number (kept from function to function: no clearing; a holder that grows
+ *  starts from zeros, which no walk's number matches). */
+const LOCAL_CODE = int32Scratch();
+const LOCAL_STAMP = int32Scratch();
 let LOCAL_WALK = 0;
 
 function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
@@ -268,13 +270,16 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
   const { guarded, operandStart, operandRegister } = fx;
   const modelOpcode = fx.opcode;
   const walk = ++LOCAL_WALK;
+  // (The model has numbered every opcode of this function by now.)
+  const localStamp = LOCAL_STAMP.get(opcodeCount());
+  const localCode = LOCAL_CODE.get(opcodeCount());
   for (let i = 0; i < n; i++) {
     const node = ins[i]!.node;
     // The function's own numbering of its opcodes, from the model's numbers (a string lookup per instruction
     // was a third of this walk); a name past the model's registry by its string.
     const m = modelOpcode[i]!;
     let id: number | undefined;
-    if (m < LOCAL_STAMP.length && LOCAL_STAMP[m] === walk) id = LOCAL_CODE[m]!;
+    if (m !== OTHER_OPCODE && localStamp[m] === walk) id = localCode[m]!;
     else {
       id = opcodeIds.get(node.opcode);
       if (id === undefined) {
@@ -283,17 +288,8 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
         opcodeIds.set(node.opcode, id);
       }
       if (m !== OTHER_OPCODE) {
-        if (m >= LOCAL_STAMP.length) {
-          const size = Math.max(m + 1, 2 * LOCAL_STAMP.length);
-          const stamp = new Int32Array(size);
-          stamp.set(LOCAL_STAMP);
-          LOCAL_STAMP = stamp;
-          const code = new Uint16Array(size);
-          code.set(LOCAL_CODE);
-          LOCAL_CODE = code;
-        }
-        LOCAL_STAMP[m] = walk;
-        LOCAL_CODE[m] = id;
+        localStamp[m] = walk;
+        localCode[m] = id;
       }
     }
     opcode[i] = id;
