@@ -5,7 +5,10 @@ import type * as A from '../parser/ast.js';
 import { lookupSreg, type SregSpec } from '../parser/isa/sregs.js';
 import { firstOperandRole, Scratch } from './dataflow/effects.js';
 import { opcodeId } from './opcodes.js';
-import { IntBuffer } from './dataflow/int-buffer.js';
+import { ByteBuffer, IntBuffer } from './dataflow/int-buffer.js';
+import {
+  OK_ADDRESS, OK_BINARY, OK_FLOAT, OK_INT, OK_LIST, OK_OTHER, OK_OTHER_NAME, OK_PRED_PAIR, OK_REGISTER, OK_SREG, OK_UNARY, OK_VARIABLE, OK_VECTOR,
+} from './operand-kinds.js';
 
 /** A register: declared by `.reg`, or a `.reg` parameter of a `.func`. */
 export interface RegisterSymbol {
@@ -140,6 +143,9 @@ export interface EffectTable {
    *  operand's register without reading the register's name (`%rd4`, `[%rd4+8]`: the analyses that compile
    *  operands would otherwise compare the names of the instruction's registers with it). */
   readonly operandRegister: Int32Array;
+  /** Per operand of the body: what it is (src/cfg/operand-kinds.ts: `OK_REGISTER` for a name that denotes a
+   *  register, `OK_ADDRESS` for `[...]` ...), so that analyses dispatch on operands without reading their nodes. */
+  readonly operandKind: Uint8Array;
   /** Per instruction: its opcode's number (src/cfg/opcodes.ts), to dispatch on without reading its node. */
   readonly opcode: Uint16Array;
 }
@@ -289,7 +295,7 @@ class NumberedNames {
 
 const NO_EFFECTS: EffectTable = {
   useStart: new Int32Array(1), useIds: new Int32Array(0), defStart: new Int32Array(1), defIds: new Int32Array(0), guarded: new Uint8Array(0),
-  operandStart: new Int32Array(1), operandRegister: new Int32Array(0), opcode: new Uint16Array(0),
+  operandStart: new Int32Array(1), operandRegister: new Int32Array(0), operandKind: new Uint8Array(0), opcode: new Uint16Array(0),
 };
 
 class FunctionBuilder {
@@ -487,6 +493,7 @@ class FunctionBuilder {
     // (Collected as the walk goes, then copied at their count: a count first was a pass of its own over every
     // instruction's operand list, the first read of each.)
     const operandRegister = OPERAND_REGISTERS.reset();
+    const operandKind = OPERAND_KINDS.reset();
     let ol = 0;
     for (const ins of this.instructions) {
       const nested = ins.scope !== this.scope;
@@ -499,19 +506,23 @@ class FunctionBuilder {
       const role = firstOperandRole(node, id);
       operandStart[ins.index] = ol;
       const od = operandRegister.reserve(ops.length);
+      const ok = operandKind.reserve(ops.length);
       for (let k = 0; k < ops.length; k++) {
         this.named = false;
         this.firstRegister = -1;
+        let kind: number;
         if (k === 0 && role !== 0) {
-          this.resolveIn(ops[0]!, ins, nested, defs);
+          kind = this.resolveIn(ops[0]!, ins, nested, defs);
           // (A destination it also reads: the same registers, in the same order, among the uses.)
           if (role === 2) for (let j = 0; j < defs.n; j++) uses.add(defs.items[j]!);
         } else {
-          this.resolveIn(ops[k]!, ins, nested, uses);
+          kind = this.resolveIn(ops[k]!, ins, nested, uses);
         }
+        ok[ol] = kind;
         od[ol++] = this.firstRegister;
       }
       operandRegister.length = ol;
+      operandKind.length = ol;
       // The guard after the operands (registers of a `%r<N>` range are numbered in this order), but first
       // among the uses, as effects() lists it.
       let guard: RegisterSymbol | undefined;
@@ -539,43 +550,55 @@ class FunctionBuilder {
     useStart[n] = ul;
     defStart[n] = dl;
     operandStart[n] = ol;
-    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded, operandStart, operandRegister: operandRegister.take(), opcode };
+    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded, operandStart, operandRegister: operandRegister.take(), operandKind: operandKind.take(), opcode };
   }
 
-  /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction). */
-  private resolveIn(e: A.Expression, ins: FlatInstruction, nested: boolean, out: Scratch): void {
+  /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction);
+   *  returns what the operand is (src/cfg/operand-kinds.ts), from the one read of its `kind`. */
+  private resolveIn(e: A.Expression, ins: FlatInstruction, nested: boolean, out: Scratch): number {
     switch (e.kind) {
       case 'Name': {
         if (e.name === '_') {
           this.named = true;
-          return;
+          return OK_OTHER_NAME;
         }
         const inner = nested ? this.nestedMeaning(e.name, ins.scope) : undefined;
         if (inner !== undefined) this.resolved.set(e, inner);
         const sym = inner ?? this.outerMeaning(e.name);
-        if (!this.named) {
+        if (sym === undefined) {
+          this.unresolved.push({ instruction: ins, name: e });
           this.named = true;
-          if (sym?.kind === 'register') this.firstRegister = sym.id;
+          return OK_OTHER_NAME;
         }
-        if (sym === undefined) this.unresolved.push({ instruction: ins, name: e });
-        else if (sym.kind === 'register') out.add(sym);
-        return;
+        const kind = sym.kind;
+        if (kind === 'register') {
+          if (!this.named) this.firstRegister = sym.id;
+          this.named = true;
+          out.add(sym);
+          return OK_REGISTER;
+        }
+        this.named = true;
+        return kind === 'variable' ? OK_VARIABLE : kind === 'sreg' ? OK_SREG : OK_OTHER_NAME;
       }
-      case 'Unary': this.resolveIn(e.arg, ins, nested, out); return;
-      case 'Binary': this.resolveIn(e.left, ins, nested, out); this.resolveIn(e.right, ins, nested, out); return;
+      case 'Int': return OK_INT;
+      case 'Float': return OK_FLOAT;
+      case 'Unary': this.resolveIn(e.arg, ins, nested, out); return OK_UNARY;
+      case 'Binary': this.resolveIn(e.left, ins, nested, out); this.resolveIn(e.right, ins, nested, out); return OK_BINARY;
       case 'Conditional':
         this.resolveIn(e.test, ins, nested, out); this.resolveIn(e.then, ins, nested, out); this.resolveIn(e.otherwise, ins, nested, out);
-        return;
-      case 'Cast': this.resolveIn(e.arg, ins, nested, out); return;
-      case 'Vector': case 'Address': case 'List': {
-        // (An index loop: no iterator.)
-        const elements = e.elements;
-        for (let k = 0; k < elements.length; k++) this.resolveIn(elements[k]!, ins, nested, out);
-        return;
-      }
-      case 'PredPair': this.resolveIn(e.first, ins, nested, out); this.resolveIn(e.second, ins, nested, out); return;
-      default: return;
+        return OK_OTHER;
+      case 'Cast': this.resolveIn(e.arg, ins, nested, out); return OK_OTHER;
+      case 'Address': this.resolveAll(e.elements, ins, nested, out); return OK_ADDRESS;
+      case 'Vector': this.resolveAll(e.elements, ins, nested, out); return OK_VECTOR;
+      case 'List': this.resolveAll(e.elements, ins, nested, out); return OK_LIST;
+      case 'PredPair': this.resolveIn(e.first, ins, nested, out); this.resolveIn(e.second, ins, nested, out); return OK_PRED_PAIR;
+      default: return OK_OTHER;
     }
+  }
+
+  private resolveAll(elements: readonly A.Expression[], ins: FlatInstruction, nested: boolean, out: Scratch): void {
+    // (An index loop: no iterator.)
+    for (let k = 0; k < elements.length; k++) this.resolveIn(elements[k]!, ins, nested, out);
   }
 }
 
@@ -586,6 +609,7 @@ const USES = new Scratch();
 const USE_IDS = new IntBuffer();
 const DEF_IDS = new IntBuffer();
 const OPERAND_REGISTERS = new IntBuffer();
+const OPERAND_KINDS = new ByteBuffer();
 
 interface ModuleTables {
   readonly variables: Map<string, VariableSymbol>;

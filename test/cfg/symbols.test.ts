@@ -6,8 +6,16 @@ import { describe, expect, it } from 'vitest';
 import type * as A from '../../src/parser/ast.js';
 import { effects, forgetEffects } from '../../src/cfg/dataflow/effects.js';
 import { OP_BRA, opcodeId, opcodeName } from '../../src/cfg/opcodes.js';
+import * as K from '../../src/cfg/operand-kinds.js';
 import { buildModuleModel, type FunctionModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
+
+/** Operand kinds (src/cfg/operand-kinds.ts) by number, as words. */
+const KIND_NAMES: Record<number, string> = {
+  [K.OK_REGISTER]: 'register', [K.OK_VARIABLE]: 'variable', [K.OK_SREG]: 'sreg', [K.OK_OTHER_NAME]: 'name', [K.OK_INT]: 'int',
+  [K.OK_FLOAT]: 'float', [K.OK_ADDRESS]: 'address', [K.OK_VECTOR]: 'vector', [K.OK_LIST]: 'list', [K.OK_PRED_PAIR]: 'pair',
+  [K.OK_BINARY]: 'binary', [K.OK_UNARY]: 'unary', [K.OK_OTHER]: 'other',
+};
 
 const HEADER = '.version 8.0\n.target sm_90\n.address_size 64\n';
 
@@ -242,6 +250,45 @@ $L:
     const total = fn.instructions.reduce((n, i) => n + i.node.operands.length, 0);
     expect(t.operandStart[fn.instructions.length]).toBe(total);
     expect(t.operandRegister.length).toBe(total);
+    expect(t.operandKind.length).toBe(total);
+  });
+
+  /** What each operand of the instruction on `line` is, by the model's kind table. */
+  const kinds = (line: number): string => {
+    const i = fn.instructions.find((x) => x.node.range.line === line)!.index;
+    const t = fn.effectTable;
+    const out: string[] = [];
+    for (let k = t.operandStart[i]!; k < t.operandStart[i + 1]!; k++) out.push(KIND_NAMES[t.operandKind[k]!]!);
+    return out.join(' ');
+  };
+
+  it('records what each operand is: a register, a variable, a special register, another name (a label, `_`), an immediate, an address, a vector', () => {
+    expect(kinds(9)).toBe('register address');
+    expect(kinds(10)).toBe('register register int');
+    expect(kinds(12)).toBe('address register');
+    expect(kinds(13)).toBe('register sreg');
+    expect(kinds(14)).toBe('name');
+    expect(kinds(15)).toBe('vector address');
+    expect(kinds(16)).toBe('register name');
+  });
+
+  it('tells a parameter, a module variable, an undeclared name (%rd9), a float, a negative immediate and a sum apart', () => {
+    const g = model(`.global .align 4 .b8 gv[4];
+.entry k(.param .u32 p) {
+  .reg .b32 %r<3>;
+  .reg .f32 %f<2>;
+  mov.u32 %r1, p;
+  mov.u64 %rd9, gv;
+  mov.f32 %f1, 0f3F800000;
+  add.s32 %r2, %r1, -1;
+  mov.u32 %r2, gv+4;
+  ret;
+}
+`);
+    const t = g.effectTable;
+    const all: string[] = [];
+    for (let k = 0; k < t.operandKind.length; k++) all.push(KIND_NAMES[t.operandKind[k]!]!);
+    expect(all.join(' ')).toBe('register variable name variable register float register register unary register binary');
   });
 });
 

@@ -28,6 +28,28 @@ export class IntBuffer {
   }
 }
 
+/** `IntBuffer`'s byte twin, for small codes (the model's operand kinds). */
+export class ByteBuffer {
+  data = new Uint8Array(1024);
+  length = 0;
+  reset(): this {
+    this.length = 0;
+    return this;
+  }
+  /** Room for `extra` more items (see `IntBuffer.reserve`). */
+  reserve(extra: number): Uint8Array {
+    if (this.length + extra > this.data.length) {
+      const bigger = new Uint8Array(Math.max(this.data.length * 2, this.length + extra));
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    return this.data;
+  }
+  take(): Uint8Array {
+    return this.data.slice(0, this.length);
+  }
+}
+
 /** Whether `data[from, to)` holds `x` (a few items: those written so far into storage from `reserve`). */
 export function holds(data: Int32Array, from: number, to: number, x: number): boolean {
   for (let k = from; k < to; k++) if (data[k] === x) return true;

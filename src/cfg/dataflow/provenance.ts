@@ -31,6 +31,7 @@ import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbo
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { keepCompiled } from '../keep-compiled.js';
 import { OTHER_OPCODE, opcodeCount } from '../opcodes.js';
+import { isNameKind, OK_ADDRESS, OK_FLOAT, OK_INT } from '../operand-kinds.js';
 import { int32Scratch } from '../scratch.js';
 import { reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 
@@ -267,7 +268,7 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
   const addrSymbolL: (VariableSymbol | undefined)[] = [];
   const { useStart, useReg, defStart } = t;
   const fx = fn.effectTable;
-  const { guarded, operandStart, operandRegister } = fx;
+  const { guarded, operandStart, operandRegister, operandKind } = fx;
   const modelOpcode = fx.opcode;
   const walk = ++LOCAL_WALK;
   // (The model has numbered every opcode of this function by now.)
@@ -302,25 +303,26 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
       for (let k = fx.useStart[i]!; k < fx.useStart[i + 1]!; k++) if (fx.useIds[k] === g) count++;
       if (count === 1) guardUse[i] = u0;
     }
-    const ops = node.operands;
     const k0 = defStart[i + 1]! > defStart[i]! ? 1 : 0;
     const o0 = operandStart[i]!;
+    const nOps = operandStart[i + 1]! - o0;
     // One walk over the operands: whether one is bracketed, and whether those from k0 on are immediates and
     // registers it reads only (a name's register from the operand table: an operand that is a name holds
     // one, its first); the use slot of each such register among the first OPERAND_SLOTS operands.
     let isAddressed = 0;
     let isPlain = 1;
-    for (let k = 0; k < ops.length; k++) {
-      const kind = ops[k]!.kind;
-      if (kind === 'Int' || kind === 'Float') continue;
-      if (kind === 'Name') {
+    // (Each operand by the model's record of what it is, operand-kinds.ts: no read of its node.)
+    for (let k = 0; k < nOps; k++) {
+      const kind = operandKind[o0 + k]!;
+      if (kind === OK_INT || kind === OK_FLOAT) continue;
+      if (isNameKind(kind)) {
         if (k < k0) continue;
         const u = slotOf(operandRegister[o0 + k]!, u0, u1, useReg);
         if (u < 0) isPlain = 0;
         else if (k < OPERAND_SLOTS) operandUse[i * OPERAND_SLOTS + k] = u;
         continue;
       }
-      if (kind === 'Address') isAddressed = 1;
+      if (kind === OK_ADDRESS) isAddressed = 1;
       if (k >= k0) isPlain = 0;
     }
     addressed[i] = isAddressed;
@@ -348,10 +350,10 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
       }
     }
     let nth = 0;
-    for (let pos = 0; pos < ops.length; pos++) {
-      const o = ops[pos]!;
-      if (o.kind !== 'Address') continue;
-      const elements = o.elements;
+    const ops = node.operands;
+    for (let pos = 0; pos < nOps; pos++) {
+      if (operandKind[o0 + pos] !== OK_ADDRESS) continue;
+      const elements = (ops[pos] as A.AddressExpr).elements;
       let tensorMap = 0;
       for (let x = 0; x < elements.length; x++) if (elements[x]!.kind === 'Vector') tensorMap = 1;
       const named = nth < spaceCount ? spaceList[nth]! : extra;
