@@ -3,8 +3,8 @@
 // body flattened into an indexed instruction list (the CFG's raw material).
 import type * as A from '../parser/ast.js';
 import { lookupSreg, type SregSpec } from '../parser/isa/sregs.js';
-import { firstOperandRole, Scratch } from './dataflow/effects.js';
-import { opcodeId } from './opcodes.js';
+import { firstOperandRoleByOpcode, Scratch } from './dataflow/effects.js';
+import { OP_CALL, opcodeId } from './opcodes.js';
 import { ByteBuffer, IntBuffer } from './dataflow/int-buffer.js';
 import {
   OK_ADDRESS, OK_BINARY, OK_FLOAT, OK_INT, OK_LIST, OK_OTHER, OK_OTHER_NAME, OK_PRED_PAIR, OK_REGISTER, OK_SREG, OK_UNARY, OK_VARIABLE, OK_VECTOR,
@@ -503,7 +503,8 @@ class FunctionBuilder {
       uses.n = 0;
       const id = opcodeId(node.opcode);
       opcode[ins.index] = id;
-      const role = firstOperandRole(node, id);
+      // The first operand's role by the opcode; its kind, read as it is resolved, decides the rest below.
+      const role = firstOperandRoleByOpcode(node, id);
       operandStart[ins.index] = ol;
       const od = operandRegister.reserve(ops.length);
       const ok = operandKind.reserve(ops.length);
@@ -513,8 +514,15 @@ class FunctionBuilder {
         let kind: number;
         if (k === 0 && role !== 0) {
           kind = this.resolveIn(ops[0]!, ins, nested, defs);
-          // (A destination it also reads: the same registers, in the same order, among the uses.)
-          if (role === 2) for (let j = 0; j < defs.n; j++) uses.add(defs.items[j]!);
+          // An address is a source; so is what a call passes unless it is a return list. (The uses are empty
+          // yet: its registers come first among them, as they would have been resolved into them.)
+          if (id === OP_CALL ? kind !== OK_LIST : kind === OK_ADDRESS) {
+            for (let j = 0; j < defs.n; j++) uses.add(defs.items[j]!);
+            defs.n = 0;
+          } else if (role === 2) {
+            // (A destination it also reads: the same registers, in the same order, among the uses.)
+            for (let j = 0; j < defs.n; j++) uses.add(defs.items[j]!);
+          }
         } else {
           kind = this.resolveIn(ops[k]!, ins, nested, uses);
         }

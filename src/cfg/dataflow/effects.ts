@@ -26,14 +26,15 @@ export class Scratch {
   }
 }
 
-/** What an instruction's first operand is: a source (0), a destination (1), a destination it also reads (2).
- *  (`id`: its opcode's number, `opcodeId(node.opcode)`.) */
-export function firstOperandRole(node: A.Instruction, id: number): 0 | 1 | 2 {
+/** What an instruction's first operand is when it is not bracketed (an address is always a source) and, for
+ *  `call`, when it is a return list: a source (0), a destination (1), a destination it also reads (2). The
+ *  model decides the rest from the operand's kind, which it reads once as it resolves it. (`id`: its opcode's
+ *  number, `opcodeId(node.opcode)`.) */
+export function firstOperandRoleByOpcode(node: A.Instruction, id: number): 0 | 1 | 2 {
   const ops = node.operands;
-  if (id === OP_CALL) return ops[0]?.kind === 'List' && ops.length > 1 ? 1 : 0;
+  if (id === OP_CALL) return ops.length > 1 ? 1 : 0;
   if (ops.length === 0) return 0;
-  const role = destinationRole(node.opcode, node.modifiers, fixedRoleOf(id));
-  return role === 0 || ops[0]!.kind === 'Address' ? 0 : role;
+  return destinationRole(node.opcode, node.modifiers, fixedRoleOf(id));
 }
 
 /** Per function, the lists `effects` has made, by instruction (checks ask about a few instructions). */

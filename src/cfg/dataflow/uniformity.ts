@@ -110,6 +110,7 @@ import { typeBytes } from '../symbols.js';
 import { bitWords, ENTRY, reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 import { livenessAnalysis, type Liveness } from './liveness.js';
 import { IntBuffer } from './int-buffer.js';
+import { OK_ADDRESS, OK_FLOAT, OK_INT, OK_OTHER_NAME, OK_REGISTER, OK_VARIABLE } from '../operand-kinds.js';
 
 /** May differ between the threads of one warp. */
 export const WARP = 1;
@@ -568,7 +569,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   // model's operand table says so (the name at the end of the chain of first children of an operand:
   // the first the model's walk met in it), else -1. A name known to be that register skips the symbol
   // lookup (a hash of the name, and a read of its string: a cache miss each).
-  const { operandStart, operandRegister } = fn.effectTable;
+  const { operandStart, operandRegister, operandKind } = fn.effectTable;
   /** The register the first name of operand k of instruction j denotes, or -1. */
   const opReg = (j: number, k: number): number => operandRegister[operandStart[j]! + k]!;
 
@@ -641,10 +642,11 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     baseMemo.set(d, out ?? null);
     return out;
   };
-  /** The rank of the first address operand, or -1. */
-  const addressOperand = (node: A.Instruction): number => {
-    const ops = node.operands;
-    for (let k = 0; k < ops.length; k++) if (ops[k]!.kind === 'Address') return k;
+  /** The rank of instruction i's first address operand, or -1 (from the model's operand kinds). */
+  const addressOperand = (i: number): number => {
+    const o0 = operandStart[i]!;
+    const o1 = operandStart[i + 1]!;
+    for (let k = o0; k < o1; k++) if (operandKind[k] === OK_ADDRESS) return k - o0;
     return -1;
   };
   const resolveAddress = (i: number, a: A.AddressExpr, first: number): Base | undefined =>
@@ -691,9 +693,16 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
     // Special registers are read by mov and cvt only (ptxas rejects them
     // anywhere else; WARP_SZ, allowed everywhere, is uniform).
     if ((c & OP_SREGS) !== 0) {
-      const operands = ins[i]!.node.operands;
+      // (Each operand by the model's record of what it is: a register's name, an immediate or a variable holds
+      // no special register, and its node is not read.)
+      const o0 = operandStart[i]!;
+      const nOps = operandStart[i + 1]! - o0;
       let sv = 0;
-      for (let k = hasDefs ? 1 : 0; k < operands.length; k++) sv |= walkSregs(operands[k]!, opReg(i, k));
+      for (let k = hasDefs ? 1 : 0; k < nOps; k++) {
+        const ok = operandKind[o0 + k]!;
+        if (ok === OK_REGISTER || ok === OK_INT || ok === OK_FLOAT || ok === OK_VARIABLE || ok === OK_OTHER_NAME) continue;
+        sv |= walkSregs(ins[i]!.node.operands[k]!, opReg(i, k));
+      }
       sregVar[i] = sv;
     }
     if ((c & OP_CALL) !== 0) hasCall = true;
@@ -713,7 +722,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       if (k === K_VARYING) seedOf[i] = c >>> 12;
       else if (k === K_LOAD) {
         const node = ins[i]!.node;
-        const a = addressOperand(node);
+        const a = addressOperand(i);
         const addr = a === -1 ? undefined : node.operands[a] as A.AddressExpr;
         const first = a === -1 ? -1 : opReg(i, a);
         loadClass[i] = classifyLoad(i, node, addr, first);
