@@ -50,6 +50,7 @@ import { solve, type DataflowResult } from './solver.js';
 import {
   isNameKind, OK_ADDRESS, OK_BINARY, OK_FLOAT, OK_INT, OK_LIST, OK_OTHER, OK_OTHER_NAME, OK_PRED_PAIR, OK_REGISTER, OK_SREG, OK_UNARY, OK_VARIABLE, OK_VECTOR,
 } from '../operand-kinds.js';
+import { OTHER_OPCODE } from '../opcodes.js';
 
 // ================================================================ forms
 
@@ -924,31 +925,56 @@ function modifierInfoOf(mods: readonly string[]): ModifierInfo {
   return info;
 }
 
-/** Per modifier list (see MODIFIER_INFO), per opcode. */
-const OP_INFO = new WeakMap<readonly string[], Map<string, OpInfo>>();
+/** Per modifier list (see MODIFIER_INFO), per opcode number (the model's, src/cfg/opcodes.ts): a list indexed
+ *  by the number, not a map keyed by the opcode's string (a hash lookup per instruction compiled). An opcode
+ *  past the registry's numbers (OTHER_OPCODE) by its string. */
+const OP_INFO = new WeakMap<readonly string[], (OpInfo | undefined)[]>();
+const OTHER_OP_INFO = new WeakMap<readonly string[], Map<string, OpInfo>>();
 
 /** The last answer of `opInfo`: runs of instructions share their opcode and modifiers. */
 let lastOp: OpInfo | undefined;
 let lastOpMods: readonly string[] | undefined;
+let lastOpId = -1;
 
-function opInfo(opcode: string, mods: readonly string[]): OpInfo {
-  if (mods === lastOpMods && lastOp!.opcode === opcode) return lastOp!;
-  let byOpcode = OP_INFO.get(mods);
-  if (byOpcode === undefined) {
-    byOpcode = new Map();
-    OP_INFO.set(mods, byOpcode);
-  }
-  let op = byOpcode.get(opcode);
-  if (op === undefined) {
-    const m = modifierInfoOf(mods);
-    let flags = m.flags;
-    if (PURE.has(opcode) || (opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
-    op = { opcode, modifiers: mods, types: m.types, ty: m.ty, flags };
-    byOpcode.set(opcode, op);
+function opInfo(opcode: string, id: number, mods: readonly string[]): OpInfo {
+  if (mods === lastOpMods && id === lastOpId && id !== OTHER_OPCODE) return lastOp!;
+  let op: OpInfo | undefined;
+  if (id === OTHER_OPCODE) {
+    let byOpcode = OTHER_OP_INFO.get(mods);
+    if (byOpcode === undefined) {
+      byOpcode = new Map();
+      OTHER_OP_INFO.set(mods, byOpcode);
+    }
+    op = byOpcode.get(opcode);
+    if (op === undefined) {
+      op = makeOpInfo(opcode, mods);
+      byOpcode.set(opcode, op);
+    }
+  } else {
+    let byId = OP_INFO.get(mods);
+    if (byId === undefined) {
+      byId = [];
+      OP_INFO.set(mods, byId);
+    }
+    op = byId[id];
+    if (op === undefined) {
+      op = makeOpInfo(opcode, mods);
+      // (Filled up to id first: a list written past its end becomes a dictionary.)
+      while (byId.length < id) byId.push(undefined);
+      byId[id] = op;
+    }
   }
   lastOp = op;
   lastOpMods = mods;
+  lastOpId = id;
   return op;
+}
+
+function makeOpInfo(opcode: string, mods: readonly string[]): OpInfo {
+  const m = modifierInfoOf(mods);
+  let flags = m.flags;
+  if (PURE.has(opcode) || (opcode === 'ld' && (flags & CONST) !== 0)) flags |= PURE_OP;
+  return { opcode, modifiers: mods, types: m.types, ty: m.ty, flags };
 }
 
 /** `CompiledFunction.scalars` of a predicate register. */
@@ -996,7 +1022,7 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     const u1 = fx.useStart[n + 1]!;
     const d0 = fx.defStart[n]!;
     const d1 = fx.defStart[n + 1]!;
-    const op = opInfo(node.opcode, node.modifiers);
+    const op = opInfo(node.opcode, fx.opcode[n]!, node.modifiers);
     let flags = op.flags;
     // Each operand by what the model's walk recorded it is (operand-kinds.ts): a register's name (most operands)
     // is its id, and only the operands that hold a value to evaluate are read from the syntax tree.

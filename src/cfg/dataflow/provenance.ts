@@ -31,7 +31,7 @@ import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbo
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { keepCompiled } from '../keep-compiled.js';
 import { OTHER_OPCODE, opcodeCount } from '../opcodes.js';
-import { isNameKind, OK_ADDRESS, OK_FLOAT, OK_INT } from '../operand-kinds.js';
+import { isNameKind, OK_ADDRESS, OK_FLOAT, OK_INT, OK_VECTOR } from '../operand-kinds.js';
 import { int32Scratch } from '../scratch.js';
 import { reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 
@@ -842,6 +842,7 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
     if (v === 0) return;
     for (let s = flow.insDefStart[i]!; s < flow.insDefStart[i + 1]!; s++) put(flow.slotDef[s]!, v);
   };
+  const { operandStart, operandKind: operandKinds } = fn.effectTable;
   /** Provenance of operand k of instruction i (one closure per function, not one per evaluation); the
    *  syntax tree is read only for an operand that is not a plain register name. */
   const operandValue = (i: number, k: number): number => {
@@ -849,8 +850,11 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
       const u = flow.operandUse[i * OPERAND_SLOTS + k]!;
       if (u >= 0) return byUse(u);
     }
-    const o = fn.instructions[i]!.node.operands[k];
-    return o === undefined || o.kind === 'Int' || o.kind === 'Float' ? 0 : evalExpr(i, o);
+    // (What the operand is from the model's operand kinds: an immediate's node is not read.)
+    const at = operandStart[i]! + k;
+    if (at >= operandStart[i + 1]!) return 0;
+    const kind = operandKinds[at]!;
+    return kind === OK_INT || kind === OK_FLOAT ? 0 : evalExpr(i, fn.instructions[i]!.node.operands[k]!);
   };
   /** What each of the function's opcodes does (T_NONE: never evaluated). */
   if (TRANSFERS.length < flow.opcodes.length) TRANSFERS = new Uint8Array(Math.max(flow.opcodes.length, 2 * TRANSFERS.length));
@@ -861,18 +865,20 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
   const transfer = (i: number): void => {
     switch (opcodeTransfer[flow.opcode[i]!]) {
       case T_MOV: {
-        const ops = fn.instructions[i]!.node.operands;
-        const d = ops[0];
-        const s = ops[1];
-        if (d?.kind === 'Vector' && s !== undefined && s.kind !== 'Vector') {
+        // (The operands' kinds from the model's table: the node is read only to unpack a vector.)
+        const o0 = operandStart[i]!;
+        const nOps = operandStart[i + 1]! - o0;
+        const d = nOps > 0 ? operandKinds[o0]! : 0;
+        const s = nOps > 1 ? operandKinds[o0 + 1]! : 0;
+        if (d === OK_VECTOR && s !== 0 && s !== OK_VECTOR) {
           // Unpack `mov.b64 {lo, hi}, x`: the low half keeps the origin, narrowed.
           const v = operandValue(i, 1);
           // (A name leading the destination: the operand table holds its register, -1 for none.)
-          const lo = d.elements[0];
-          const reg = lo?.kind === 'Name' ? fn.effectTable.operandRegister[fn.effectTable.operandStart[i]!]! : -1;
+          const lo = (fn.instructions[i]!.node.operands[0] as A.VectorExpr).elements[0];
+          const reg = lo?.kind === 'Name' ? fn.effectTable.operandRegister[o0]! : -1;
           const def = reg >= 0 ? flow.defOf(i, reg) : -1;
           if (v !== 0 && def >= 0) put(def, v | TRUNCATED);
-        } else if (d?.kind !== 'Vector' && s?.kind === 'Vector') {
+        } else if (d !== OK_VECTOR && s === OK_VECTOR) {
           putAll(i, operandValue(i, 1) & ~TRUNCATED);
         } else putAll(i, operandValue(i, 1));
         return;
