@@ -931,13 +931,13 @@ function modifierInfoOf(mods: readonly string[]): ModifierInfo {
 const OP_INFO = new WeakMap<readonly string[], (OpInfo | undefined)[]>();
 const OTHER_OP_INFO = new WeakMap<readonly string[], Map<string, OpInfo>>();
 
-/** The last answer of `opInfo`: runs of instructions share their opcode and modifiers. */
-let lastOp: OpInfo | undefined;
-let lastOpMods: readonly string[] | undefined;
-let lastOpId = -1;
+/** Per opcode number, the last answer of `opInfo` for it: most instructions of an opcode share the modifiers
+ *  of the one before them (no lookup by the modifier list then). */
+const LAST_OP: (OpInfo | undefined)[] = [];
 
 function opInfo(opcode: string, id: number, mods: readonly string[]): OpInfo {
-  if (mods === lastOpMods && id === lastOpId && id !== OTHER_OPCODE) return lastOp!;
+  const last = id < LAST_OP.length ? LAST_OP[id] : undefined;
+  if (last !== undefined && last.modifiers === mods) return last;
   let op: OpInfo | undefined;
   if (id === OTHER_OPCODE) {
     let byOpcode = OTHER_OP_INFO.get(mods);
@@ -964,9 +964,11 @@ function opInfo(opcode: string, id: number, mods: readonly string[]): OpInfo {
       byId[id] = op;
     }
   }
-  lastOp = op;
-  lastOpMods = mods;
-  lastOpId = id;
+  if (id !== OTHER_OPCODE) {
+    // (Filled up to id first, as above.)
+    while (LAST_OP.length < id) LAST_OP.push(undefined);
+    LAST_OP[id] = op;
+  }
   return op;
 }
 
