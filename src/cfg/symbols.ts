@@ -6,9 +6,7 @@ import { lookupSreg, type SregSpec } from '../parser/isa/sregs.js';
 import { firstOperandRoleByOpcode, Scratch } from './dataflow/effects.js';
 import { OP_CALL, opcodeId } from './opcodes.js';
 import { ByteBuffer, IntBuffer } from './dataflow/int-buffer.js';
-import {
-  OK_ADDRESS, OK_BINARY, OK_FLOAT, OK_INT, OK_LIST, OK_OTHER, OK_OTHER_NAME, OK_PRED_PAIR, OK_REGISTER, OK_SREG, OK_UNARY, OK_VARIABLE, OK_VECTOR,
-} from './operand-kinds.js';
+import { OperandKind } from './operand-kinds.js';
 
 /** A register: declared by `.reg`, or a `.reg` parameter of a `.func`. */
 export interface RegisterSymbol {
@@ -143,8 +141,8 @@ export interface EffectTable {
    *  operand's register without reading the register's name (`%rd4`, `[%rd4+8]`: the analyses that compile
    *  operands would otherwise compare the names of the instruction's registers with it). */
   readonly operandRegister: Int32Array;
-  /** Per operand of the body: what it is (src/cfg/operand-kinds.ts: `OK_REGISTER` for a name that denotes a
-   *  register, `OK_ADDRESS` for `[...]` ...), so that analyses dispatch on operands without reading their nodes. */
+  /** Per operand of the body: what it is (src/cfg/operand-kinds.ts: `OperandKind.Register` for a name that denotes a
+   *  register, `OperandKind.Address` for `[...]` ...), so that analyses dispatch on operands without reading their nodes. */
   readonly operandKind: Uint8Array;
   /** Per instruction: its opcode's number (src/cfg/opcodes.ts), to dispatch on without reading its node. */
   readonly opcode: Uint16Array;
@@ -516,7 +514,7 @@ class FunctionBuilder {
           kind = this.resolveIn(ops[0]!, ins, nested, defs);
           // An address is a source; so is what a call passes unless it is a return list. (The uses are empty
           // yet: its registers come first among them, as they would have been resolved into them.)
-          if (id === OP_CALL ? kind !== OK_LIST : kind === OK_ADDRESS) {
+          if (id === OP_CALL ? kind !== OperandKind.List : kind === OperandKind.Address) {
             for (let j = 0; j < defs.n; j++) uses.add(defs.items[j]!);
             defs.n = 0;
           } else if (role === 2) {
@@ -568,7 +566,7 @@ class FunctionBuilder {
       case 'Name': {
         if (e.name === '_') {
           this.named = true;
-          return OK_OTHER_NAME;
+          return OperandKind.OtherName;
         }
         const inner = nested ? this.nestedMeaning(e.name, ins.scope) : undefined;
         if (inner !== undefined) this.resolved.set(e, inner);
@@ -576,31 +574,31 @@ class FunctionBuilder {
         if (sym === undefined) {
           this.unresolved.push({ instruction: ins, name: e });
           this.named = true;
-          return OK_OTHER_NAME;
+          return OperandKind.OtherName;
         }
         const kind = sym.kind;
         if (kind === 'register') {
           if (!this.named) this.firstRegister = sym.id;
           this.named = true;
           out.add(sym);
-          return OK_REGISTER;
+          return OperandKind.Register;
         }
         this.named = true;
-        return kind === 'variable' ? OK_VARIABLE : kind === 'sreg' ? OK_SREG : OK_OTHER_NAME;
+        return kind === 'variable' ? OperandKind.Variable : kind === 'sreg' ? OperandKind.Sreg : OperandKind.OtherName;
       }
-      case 'Int': return OK_INT;
-      case 'Float': return OK_FLOAT;
-      case 'Unary': this.resolveIn(e.arg, ins, nested, out); return OK_UNARY;
-      case 'Binary': this.resolveIn(e.left, ins, nested, out); this.resolveIn(e.right, ins, nested, out); return OK_BINARY;
+      case 'Int': return OperandKind.Int;
+      case 'Float': return OperandKind.Float;
+      case 'Unary': this.resolveIn(e.arg, ins, nested, out); return OperandKind.Unary;
+      case 'Binary': this.resolveIn(e.left, ins, nested, out); this.resolveIn(e.right, ins, nested, out); return OperandKind.Binary;
       case 'Conditional':
         this.resolveIn(e.test, ins, nested, out); this.resolveIn(e.then, ins, nested, out); this.resolveIn(e.otherwise, ins, nested, out);
-        return OK_OTHER;
-      case 'Cast': this.resolveIn(e.arg, ins, nested, out); return OK_OTHER;
-      case 'Address': this.resolveAll(e.elements, ins, nested, out); return OK_ADDRESS;
-      case 'Vector': this.resolveAll(e.elements, ins, nested, out); return OK_VECTOR;
-      case 'List': this.resolveAll(e.elements, ins, nested, out); return OK_LIST;
-      case 'PredPair': this.resolveIn(e.first, ins, nested, out); this.resolveIn(e.second, ins, nested, out); return OK_PRED_PAIR;
-      default: return OK_OTHER;
+        return OperandKind.Other;
+      case 'Cast': this.resolveIn(e.arg, ins, nested, out); return OperandKind.Other;
+      case 'Address': this.resolveAll(e.elements, ins, nested, out); return OperandKind.Address;
+      case 'Vector': this.resolveAll(e.elements, ins, nested, out); return OperandKind.Vector;
+      case 'List': this.resolveAll(e.elements, ins, nested, out); return OperandKind.List;
+      case 'PredPair': this.resolveIn(e.first, ins, nested, out); this.resolveIn(e.second, ins, nested, out); return OperandKind.PredPair;
+      default: return OperandKind.Other;
     }
   }
 

@@ -6,15 +6,15 @@ import { describe, expect, it } from 'vitest';
 import type * as A from '../../src/parser/ast.js';
 import { effects, forgetEffects } from '../../src/cfg/dataflow/effects.js';
 import { OP_BRA, opcodeId, opcodeName } from '../../src/cfg/opcodes.js';
-import * as K from '../../src/cfg/operand-kinds.js';
+import { OperandKind } from '../../src/cfg/operand-kinds.js';
 import { buildModuleModel, type FunctionModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
 
 /** Operand kinds (src/cfg/operand-kinds.ts) by number, as words. */
 const KIND_NAMES: Record<number, string> = {
-  [K.OK_REGISTER]: 'register', [K.OK_VARIABLE]: 'variable', [K.OK_SREG]: 'sreg', [K.OK_OTHER_NAME]: 'name', [K.OK_INT]: 'int',
-  [K.OK_FLOAT]: 'float', [K.OK_ADDRESS]: 'address', [K.OK_VECTOR]: 'vector', [K.OK_LIST]: 'list', [K.OK_PRED_PAIR]: 'pair',
-  [K.OK_BINARY]: 'binary', [K.OK_UNARY]: 'unary', [K.OK_OTHER]: 'other',
+  [OperandKind.Register]: 'register', [OperandKind.Variable]: 'variable', [OperandKind.Sreg]: 'sreg', [OperandKind.OtherName]: 'name', [OperandKind.Int]: 'int',
+  [OperandKind.Float]: 'float', [OperandKind.Address]: 'address', [OperandKind.Vector]: 'vector', [OperandKind.List]: 'list', [OperandKind.PredPair]: 'pair',
+  [OperandKind.Binary]: 'binary', [OperandKind.Unary]: 'unary', [OperandKind.Other]: 'other',
 };
 
 const HEADER = '.version 8.0\n.target sm_90\n.address_size 64\n';

@@ -47,9 +47,6 @@ import type { LoopForest } from '../loops.js';
 import { typeBytes, type EffectTable, type FlatInstruction, type FunctionModel, type RegisterSymbol, type SregSymbol as ModelSreg, type VariableSymbol } from '../symbols.js';
 import type { SregVariance } from '../../parser/isa/sregs.js';
 import { solve, type DataflowResult } from './solver.js';
-import {
-  isNameKind, OK_ADDRESS, OK_BINARY, OK_FLOAT, OK_INT, OK_LIST, OK_OTHER, OK_OTHER_NAME, OK_PRED_PAIR, OK_REGISTER, OK_SREG, OK_UNARY, OK_VARIABLE, OK_VECTOR,
-} from '../operand-kinds.js';
 import { OTHER_OPCODE } from '../opcodes.js';
 
 // ================================================================ forms
@@ -838,17 +835,6 @@ function sregSrc(s: ModelSreg, component: string | undefined, slots: CompileStat
   return v;
 }
 
-/** The syntax kind `compileSrc` dispatches on, by the model's operand kind (operand-kinds.ts), for the kinds
- *  whose operands it reads (any other expression: 'Cast', which it takes as an expression). */
-const SRC_KIND: readonly A.Expression['kind'][] = (() => {
-  const kinds = new Array<A.Expression['kind']>(OK_OTHER + 1).fill('Cast');
-  kinds[OK_VARIABLE] = kinds[OK_SREG] = kinds[OK_REGISTER] = kinds[OK_OTHER_NAME] = 'Name';
-  kinds[OK_INT] = 'Int';
-  kinds[OK_UNARY] = 'Unary';
-  kinds[OK_BINARY] = 'Binary';
-  return kinds;
-})();
-
 /** The source of operand `e`, whose `kind` the caller read. (An operand's `kind` is read once: operands come in a
  *  dozen shapes, so every read of it is a megamorphic property load, a stub-cache lookup as costly as the rest of
  *  compiling the operand; the compiler does not merge two of them.) */
@@ -999,7 +985,6 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
   // the model's operand table.)
   const srcs = new Array<Src>(fx.operandStart[list.length]!);
   const operandRegister = fx.operandRegister;
-  const operandKind = fx.operandKind;
   let at = 0;
   // (Loops filling lists made at their length, not `map` with a closure.)
   const ops = new Array<OpInfo>(list.length);
@@ -1026,39 +1011,36 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     const d1 = fx.defStart[n + 1]!;
     const op = opInfo(node.opcode, fx.opcode[n]!, node.modifiers);
     let flags = op.flags;
-    // Each operand by what the model's walk recorded it is (operand-kinds.ts): a register's name (most operands)
-    // is its id, and only the operands that hold a value to evaluate are read from the syntax tree.
-    const o0 = at;
-    const o1 = fx.operandStart[n + 1]!;
-    if (o1 > o0 && isNameKind(operandKind[o0]!)) flags |= NAMED_DEST;
-    let operands: readonly A.Expression[] | undefined;
-    // The first bracketed operand (`addressOperand`), found in the same walk.
-    let firstAt = -1;
-    for (; at < o1; at++) {
-      const kind = operandKind[at]!;
-      if (kind === OK_REGISTER) {
-        srcs[at] = operandRegister[at]!;
-      } else if (kind === OK_ADDRESS) {
-        if (firstAt < 0) firstAt = at;
-        srcs[at] = NONE;
-      } else if (kind === OK_OTHER_NAME || kind === OK_FLOAT || kind === OK_VECTOR || kind === OK_PRED_PAIR || kind === OK_LIST) {
-        srcs[at] = NONE;
+    const operands = node.operands;
+    // The first bracketed operand (`addressOperand`), found in the same walk. (Each operand's `kind` from its
+    // node, not from the model's operand kinds: dispatching on those was slower here, 36-40 ms against 31-35 ms
+    // to compile scan_reduce.ptx, though the node's is a megamorphic load.)
+    let first: A.AddressExpr | undefined;
+    let firstAt = 0;
+    for (let k = 0; k < operands.length; k++) {
+      const o = operands[k]!;
+      // (Each operand's `kind` read once: see compileSrc.)
+      const kind = o.kind;
+      if (k === 0 && kind === 'Name') flags |= NAMED_DEST;
+      if (kind === 'Address') {
+        if (first === undefined) {
+          first = o as A.AddressExpr;
+          firstAt = at;
+        }
+        srcs[at++] = NONE;
       } else {
-        operands ??= node.operands;
-        srcs[at] = compileSrc(fn, operands[at - o0]!, SRC_KIND[kind]!, operandRegister[at]!, slots);
+        srcs[at] = kind === 'Vector' || kind === 'PredPair' || kind === 'List' ? NONE : compileSrc(fn, o, kind, operandRegister[at]!, slots);
+        at++;
       }
     }
     // Only `.param` addresses are evaluated (`ld.param`) or looked at (`st.param`): no source for the others.
-    if ((flags & PARAM) !== 0 && firstAt >= 0) {
-      const first = (operands ?? node.operands)[firstAt - o0] as A.AddressExpr;
-      if (first.elements.length === 1) {
-        const only = first.elements[0]!;
-        const address = compileSrc(fn, only, only.kind, operandRegister[firstAt]!, slots);
-        paramAddresses.set(n, address);
-        if (op.opcode === 'st') {
-          const base = typeof address === 'number' ? address : address.k === 'sum' ? address.base : address;
-          if (typeof base !== 'number' && base.k === 'var') writtenParams.add(base.variable);
-        }
+    if ((flags & PARAM) !== 0 && first !== undefined && first.elements.length === 1) {
+      const only = first.elements[0]!;
+      const address = compileSrc(fn, only, only.kind, operandRegister[firstAt]!, slots);
+      paramAddresses.set(n, address);
+      if (op.opcode === 'st') {
+        const base = typeof address === 'number' ? address : address.k === 'sum' ? address.base : address;
+        if (typeof base !== 'number' && base.k === 'var') writtenParams.add(base.variable);
       }
     }
     // A guard that is a register is the first use (the model lists it there and says so).

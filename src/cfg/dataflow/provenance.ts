@@ -31,7 +31,7 @@ import { typeBytes, type FlatInstruction, type FunctionModel, type RegisterSymbo
 import type { AnalysisContext, FunctionAnalysis } from '../context.js';
 import { keepCompiled } from '../keep-compiled.js';
 import { OTHER_OPCODE, opcodeCount } from '../opcodes.js';
-import { isNameKind, OK_ADDRESS, OK_FLOAT, OK_INT, OK_VECTOR } from '../operand-kinds.js';
+import { isNameKind, OperandKind } from '../operand-kinds.js';
 import { int32Scratch } from '../scratch.js';
 import { reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 
@@ -314,7 +314,7 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
     // (Each operand by the model's record of what it is, operand-kinds.ts: no read of its node.)
     for (let k = 0; k < nOps; k++) {
       const kind = operandKind[o0 + k]!;
-      if (kind === OK_INT || kind === OK_FLOAT) continue;
+      if (kind === OperandKind.Int || kind === OperandKind.Float) continue;
       if (isNameKind(kind)) {
         if (k < k0) continue;
         const u = slotOf(operandRegister[o0 + k]!, u0, u1, useReg);
@@ -322,7 +322,7 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
         else if (k < OPERAND_SLOTS) operandUse[i * OPERAND_SLOTS + k] = u;
         continue;
       }
-      if (kind === OK_ADDRESS) isAddressed = 1;
+      if (kind === OperandKind.Address) isAddressed = 1;
       if (k >= k0) isPlain = 0;
     }
     addressed[i] = isAddressed;
@@ -352,7 +352,7 @@ function buildValueFlow(ctx: AnalysisContext, fn: FunctionModel): ValueFlow {
     let nth = 0;
     const ops = node.operands;
     for (let pos = 0; pos < nOps; pos++) {
-      if (operandKind[o0 + pos] !== OK_ADDRESS) continue;
+      if (operandKind[o0 + pos] !== OperandKind.Address) continue;
       const elements = (ops[pos] as A.AddressExpr).elements;
       let tensorMap = 0;
       for (let x = 0; x < elements.length; x++) if (elements[x]!.kind === 'Vector') tensorMap = 1;
@@ -854,7 +854,7 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
     const at = operandStart[i]! + k;
     if (at >= operandStart[i + 1]!) return 0;
     const kind = operandKinds[at]!;
-    return kind === OK_INT || kind === OK_FLOAT ? 0 : evalExpr(i, fn.instructions[i]!.node.operands[k]!);
+    return kind === OperandKind.Int || kind === OperandKind.Float ? 0 : evalExpr(i, fn.instructions[i]!.node.operands[k]!);
   };
   /** What each of the function's opcodes does (T_NONE: never evaluated). */
   if (TRANSFERS.length < flow.opcodes.length) TRANSFERS = new Uint8Array(Math.max(flow.opcodes.length, 2 * TRANSFERS.length));
@@ -870,7 +870,7 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
         const nOps = operandStart[i + 1]! - o0;
         const d = nOps > 0 ? operandKinds[o0]! : 0;
         const s = nOps > 1 ? operandKinds[o0 + 1]! : 0;
-        if (d === OK_VECTOR && s !== 0 && s !== OK_VECTOR) {
+        if (d === OperandKind.Vector && s !== 0 && s !== OperandKind.Vector) {
           // Unpack `mov.b64 {lo, hi}, x`: the low half keeps the origin, narrowed.
           const v = operandValue(i, 1);
           // (A name leading the destination: the operand table holds its register, -1 for none.)
@@ -878,7 +878,7 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
           const reg = lo?.kind === 'Name' ? fn.effectTable.operandRegister[o0]! : -1;
           const def = reg >= 0 ? flow.defOf(i, reg) : -1;
           if (v !== 0 && def >= 0) put(def, v | TRUNCATED);
-        } else if (d !== OK_VECTOR && s === OK_VECTOR) {
+        } else if (d !== OperandKind.Vector && s === OperandKind.Vector) {
           putAll(i, operandValue(i, 1) & ~TRUNCATED);
         } else putAll(i, operandValue(i, 1));
         return;

@@ -110,7 +110,7 @@ import { typeBytes } from '../symbols.js';
 import { bitWords, ENTRY, reachingDefinitionsAnalysis, type ReachingDefinitions } from './reaching-definitions.js';
 import { livenessAnalysis, type Liveness } from './liveness.js';
 import { IntBuffer } from './int-buffer.js';
-import { OK_ADDRESS, OK_FLOAT, OK_INT, OK_OTHER_NAME, OK_REGISTER, OK_VARIABLE } from '../operand-kinds.js';
+import { OperandKind } from '../operand-kinds.js';
 
 /** May differ between the threads of one warp. */
 export const WARP = 1;
@@ -646,7 +646,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
   const addressOperand = (i: number): number => {
     const o0 = operandStart[i]!;
     const o1 = operandStart[i + 1]!;
-    for (let k = o0; k < o1; k++) if (operandKind[k] === OK_ADDRESS) return k - o0;
+    for (let k = o0; k < o1; k++) if (operandKind[k] === OperandKind.Address) return k - o0;
     return -1;
   };
   const resolveAddress = (i: number, a: A.AddressExpr, first: number): Base | undefined =>
@@ -700,7 +700,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       let sv = 0;
       for (let k = hasDefs ? 1 : 0; k < nOps; k++) {
         const ok = operandKind[o0 + k]!;
-        if (ok === OK_REGISTER || ok === OK_INT || ok === OK_FLOAT || ok === OK_VARIABLE || ok === OK_OTHER_NAME) continue;
+        if (ok === OperandKind.Register || ok === OperandKind.Int || ok === OperandKind.Float || ok === OperandKind.Variable || ok === OperandKind.OtherName) continue;
         sv |= walkSregs(ins[i]!.node.operands[k]!, opReg(i, k));
       }
       sregVar[i] = sv;
