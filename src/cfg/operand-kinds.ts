@@ -4,9 +4,8 @@
 // each read of it is a megamorphic load (a stub-cache lookup), and for most operands (a register's name) the
 // number and the operand table's register say all they need, without touching the node.
 //
-// A `const enum`, as the scanner's `Tok`: the compiler writes each member as its number where it is used. (As
-// imported constants, each comparison loaded a module binding with a check that it was initialized; compiling
-// a module's operands that way was slower than reading their nodes' kinds.)
+// A `const enum`, as the scanner's `Tok`: the compiler writes each member as its number where it is used, so
+// a comparison loads no module binding.
 
 export const enum OperandKind {
   /** A name that denotes a register (its id is the operand table's `operandRegister`). */

@@ -5,7 +5,7 @@ import type * as A from '../parser/ast.js';
 import { lookupSreg, type SregSpec } from '../parser/isa/sregs.js';
 import { firstOperandRoleByOpcode, Scratch } from './dataflow/effects.js';
 import { OP_CALL, opcodeId } from './opcodes.js';
-import { ByteBuffer, IntBuffer } from './dataflow/int-buffer.js';
+import { IntBuffer } from './dataflow/int-buffer.js';
 import { OperandKind } from './operand-kinds.js';
 
 /** A register: declared by `.reg`, or a `.reg` parameter of a `.func`. */
@@ -141,8 +141,9 @@ export interface EffectTable {
    *  operand's register without reading the register's name (`%rd4`, `[%rd4+8]`: the analyses that compile
    *  operands would otherwise compare the names of the instruction's registers with it). */
   readonly operandRegister: Int32Array;
-  /** Per operand of the body: what it is (src/cfg/operand-kinds.ts: `OperandKind.Register` for a name that denotes a
-   *  register, `OperandKind.Address` for `[...]` ...), so that analyses dispatch on operands without reading their nodes. */
+  /** Per operand of the body: what it is (src/cfg/operand-kinds.ts: `OperandKind.Register` for a name that
+   *  denotes a register, `OperandKind.Address` for `[...]` ...), so that analyses dispatch on operands without
+   *  reading their nodes. */
   readonly operandKind: Uint8Array;
   /** Per instruction: its opcode's number (src/cfg/opcodes.ts), to dispatch on without reading its node. */
   readonly opcode: Uint16Array;
@@ -556,7 +557,7 @@ class FunctionBuilder {
     useStart[n] = ul;
     defStart[n] = dl;
     operandStart[n] = ol;
-    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded, operandStart, operandRegister: operandRegister.take(), operandKind: operandKind.take(), opcode };
+    this.effectTable = { useStart, useIds: useIds.take(), defStart, defIds: defIds.take(), guarded, operandStart, operandRegister: operandRegister.take(), operandKind: operandKind.takeBytes(), opcode };
   }
 
   /** Resolves every name in an operand, its registers into `out` (a method, not a closure made per instruction);
@@ -615,7 +616,7 @@ const USES = new Scratch();
 const USE_IDS = new IntBuffer();
 const DEF_IDS = new IntBuffer();
 const OPERAND_REGISTERS = new IntBuffer();
-const OPERAND_KINDS = new ByteBuffer();
+const OPERAND_KINDS = new IntBuffer();
 
 interface ModuleTables {
   readonly variables: Map<string, VariableSymbol>;

@@ -26,27 +26,9 @@ export class IntBuffer {
   take(): Int32Array {
     return this.data.slice(0, this.length);
   }
-}
-
-/** `IntBuffer`'s byte twin, for small codes (the model's operand kinds). */
-export class ByteBuffer {
-  data = new Uint8Array(1024);
-  length = 0;
-  reset(): this {
-    this.length = 0;
-    return this;
-  }
-  /** Room for `extra` more items (see `IntBuffer.reserve`). */
-  reserve(extra: number): Uint8Array {
-    if (this.length + extra > this.data.length) {
-      const bigger = new Uint8Array(Math.max(this.data.length * 2, this.length + extra));
-      bigger.set(this.data);
-      this.data = bigger;
-    }
-    return this.data;
-  }
-  take(): Uint8Array {
-    return this.data.slice(0, this.length);
+  /** The items as bytes (small codes: the model's operand kinds), a copy at their count. */
+  takeBytes(): Uint8Array {
+    return new Uint8Array(this.data.subarray(0, this.length));
   }
 }
 
