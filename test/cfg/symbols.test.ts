@@ -7,7 +7,7 @@ import type * as A from '../../src/parser/ast.js';
 import { effects, forgetEffects } from '../../src/cfg/dataflow/effects.js';
 import { OP_BRA, opcodeId, opcodeName } from '../../src/cfg/opcodes.js';
 import { OperandKind } from '../../src/cfg/operand-kinds.js';
-import { buildModuleModel, type FunctionModel } from '../../src/cfg/symbols.js';
+import { buildModuleModel, type EffectTable, type FunctionModel } from '../../src/cfg/symbols.js';
 import { parsePtx } from '../../src/parser/parse.js';
 
 /** Operand kinds (src/cfg/operand-kinds.ts) by number, as words. */
@@ -217,14 +217,17 @@ $L:
   ret;
 }
 `);
-  /** Each operand of the instruction on `line`: its first name's register, or "-". */
-  const table = (line: number): string => {
+  /** Each operand of the instruction on `line`, as `word` writes its position in the operand table. */
+  const perOperand = (line: number, word: (t: EffectTable, k: number) => string): string => {
     const i = fn.instructions.find((x) => x.node.range.line === line)!.index;
     const t = fn.effectTable;
     const out: string[] = [];
-    for (let k = t.operandStart[i]!; k < t.operandStart[i + 1]!; k++) out.push(t.operandRegister[k]! < 0 ? '-' : fn.registers[t.operandRegister[k]!]!.name);
+    for (let k = t.operandStart[i]!; k < t.operandStart[i + 1]!; k++) out.push(word(t, k));
     return out.join(' ');
   };
+  /** Each operand of the instruction on `line`: its first name's register, or "-". */
+  const table = (line: number): string =>
+    perOperand(line, (t, k) => (t.operandRegister[k]! < 0 ? '-' : fn.registers[t.operandRegister[k]!]!.name));
 
   it('a register operand is its register; an address with a register base (line 11) its base; a parameter (line 9), a variable base (line 12), %tid.x (line 13), a label (line 14) and the sink `_` (line 16) are none', () => {
     expect(table(9)).toBe('%rd1 -');
@@ -254,13 +257,7 @@ $L:
   });
 
   /** What each operand of the instruction on `line` is, by the model's kind table. */
-  const kinds = (line: number): string => {
-    const i = fn.instructions.find((x) => x.node.range.line === line)!.index;
-    const t = fn.effectTable;
-    const out: string[] = [];
-    for (let k = t.operandStart[i]!; k < t.operandStart[i + 1]!; k++) out.push(KIND_NAMES[t.operandKind[k]!]!);
-    return out.join(' ');
-  };
+  const kinds = (line: number): string => perOperand(line, (t, k) => KIND_NAMES[t.operandKind[k]!]!);
 
   it('records what each operand is: a register, a variable, a special register, another name (a label, `_`), an immediate, an address, a vector', () => {
     expect(kinds(9)).toBe('register address');
