@@ -911,47 +911,29 @@ function modifierInfoOf(mods: readonly string[]): ModifierInfo {
   return info;
 }
 
-/** Per modifier list (see MODIFIER_INFO), per opcode number (the model's, src/cfg/opcodes.ts): a list indexed
- *  by the number, not a map keyed by the opcode's string (a hash lookup per instruction compiled). An opcode
- *  past the registry's numbers (OTHER_OPCODE) by its string. */
-const OP_INFO = new WeakMap<readonly string[], (OpInfo | undefined)[]>();
-const OTHER_OP_INFO = new WeakMap<readonly string[], Map<string, OpInfo>>();
+/** Per modifier list (see MODIFIER_INFO), per opcode. */
+const OP_INFO = new WeakMap<readonly string[], Map<string, OpInfo>>();
 
-/** Per opcode number, the last answer of `opInfo` for it: most instructions of an opcode share the modifiers
- *  of the one before them (no lookup by the modifier list then). */
+/** Per opcode number (the model's, src/cfg/opcodes.ts), the last answer of `opInfo` for it: most instructions
+ *  of an opcode share the modifiers of the one before them, and are answered without a lookup by the modifier
+ *  list and the opcode's string. */
 const LAST_OP: (OpInfo | undefined)[] = [];
 
 function opInfo(opcode: string, id: number, mods: readonly string[]): OpInfo {
   const last = id < LAST_OP.length ? LAST_OP[id] : undefined;
   if (last !== undefined && last.modifiers === mods) return last;
-  let op: OpInfo | undefined;
-  if (id === OTHER_OPCODE) {
-    let byOpcode = OTHER_OP_INFO.get(mods);
-    if (byOpcode === undefined) {
-      byOpcode = new Map();
-      OTHER_OP_INFO.set(mods, byOpcode);
-    }
-    op = byOpcode.get(opcode);
-    if (op === undefined) {
-      op = makeOpInfo(opcode, mods);
-      byOpcode.set(opcode, op);
-    }
-  } else {
-    let byId = OP_INFO.get(mods);
-    if (byId === undefined) {
-      byId = [];
-      OP_INFO.set(mods, byId);
-    }
-    op = byId[id];
-    if (op === undefined) {
-      op = makeOpInfo(opcode, mods);
-      // (Filled up to id first: a list written past its end becomes a dictionary.)
-      while (byId.length < id) byId.push(undefined);
-      byId[id] = op;
-    }
+  let byOpcode = OP_INFO.get(mods);
+  if (byOpcode === undefined) {
+    byOpcode = new Map();
+    OP_INFO.set(mods, byOpcode);
+  }
+  let op = byOpcode.get(opcode);
+  if (op === undefined) {
+    op = makeOpInfo(opcode, mods);
+    byOpcode.set(opcode, op);
   }
   if (id !== OTHER_OPCODE) {
-    // (Filled up to id first, as above.)
+    // (Filled up to id first: a list written past its end becomes a dictionary.)
     while (LAST_OP.length < id) LAST_OP.push(undefined);
     LAST_OP[id] = op;
   }
