@@ -71,13 +71,33 @@ export type SymbolRef = RegisterSymbol | VariableSymbol | LabelSymbol | Function
 
 /** A `{ }` scope: what it declares, and its parent. */
 export class Scope {
-  readonly registers = new Map<string, RegisterSymbol>();
+  // (Each table is one shared empty map until the scope declares something of its kind: compiler output nests
+  // thousands of `{ }` scopes around inline assembly, most declaring one predicate and nothing else, and four
+  // maps made for each were 10 MB of the model of radix_sort.ptx.)
+  registers: ReadonlyMap<string, RegisterSymbol> = NO_ENTRIES;
   /** `%r<N>` declarations by prefix; concrete registers are made on first use, kept by number in `regs`. */
-  readonly ranges = new Map<string, RegisterRange>();
-  readonly variables = new Map<string, VariableSymbol>();
-  readonly labels = new Map<string, LabelSymbol>();
+  ranges: ReadonlyMap<string, RegisterRange> = NO_ENTRIES;
+  variables: ReadonlyMap<string, VariableSymbol> = NO_ENTRIES;
+  labels: ReadonlyMap<string, LabelSymbol> = NO_ENTRIES;
   constructor(readonly parent: Scope | undefined, readonly block: A.Block | undefined) {}
+
+  /** Declares `name` in one of the tables (made at the first entry). */
+  addRegister(name: string, r: RegisterSymbol): void {
+    (this.registers === NO_ENTRIES ? (this.registers = new Map()) : (this.registers as Map<string, RegisterSymbol>)).set(name, r);
+  }
+  addRange(name: string, r: RegisterRange): void {
+    (this.ranges === NO_ENTRIES ? (this.ranges = new Map()) : (this.ranges as Map<string, RegisterRange>)).set(name, r);
+  }
+  addVariable(name: string, v: VariableSymbol): void {
+    (this.variables === NO_ENTRIES ? (this.variables = new Map()) : (this.variables as Map<string, VariableSymbol>)).set(name, v);
+  }
+  addLabel(name: string, l: LabelSymbol): void {
+    (this.labels === NO_ENTRIES ? (this.labels = new Map()) : (this.labels as Map<string, LabelSymbol>)).set(name, l);
+  }
 }
+
+/** The table of a scope that declares nothing of its kind (never written: `Scope`'s methods replace it). */
+const NO_ENTRIES: ReadonlyMap<string, never> = new Map<string, never>();
 
 /** A `%r<N>` declaration: its registers by number, each made when first used. */
 export interface RegisterRange {
@@ -351,12 +371,12 @@ class FunctionBuilder {
           // would make a list grown from empty a slow dictionary), but not for more: `%r<65536>` in each of
           // thousands of small functions must not take 512 kB each.
           const regs = new Array<RegisterSymbol | undefined>(Math.min(d.count, MAX_DENSE_RANGE, 8 * statements + 64));
-          scope.ranges.set(d.name, { prefix: d.name, decl, declarator: d, count: d.count, regs, info });
+          scope.addRange(d.name, { prefix: d.name, decl, declarator: d, count: d.count, regs, info });
         } else {
-          scope.registers.set(d.name, this.newRegister(d.name, decl, info, isParam));
+          scope.addRegister(d.name, this.newRegister(d.name, decl, info, isParam));
         }
       } else {
-        scope.variables.set(d.name, variableSymbol(decl, d, false, isParam));
+        scope.addVariable(d.name, variableSymbol(decl, d, false, isParam));
       }
     }
   }
@@ -406,7 +426,7 @@ class FunctionBuilder {
       const sym: LabelSymbol = p.directive === undefined
         ? { kind: 'label', name: p.node.name, target: this.instructions.length, node: p.node }
         : { kind: 'label', name: p.node.name, target: this.instructions.length, node: p.node, directive: p.directive };
-      if (!p.scope.labels.has(sym.name)) p.scope.labels.set(sym.name, sym);
+      if (!p.scope.labels.has(sym.name)) p.scope.addLabel(sym.name, sym);
       this.labels.push(sym);
     }
     this.pendingLabels = [];
