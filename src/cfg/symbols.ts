@@ -383,14 +383,17 @@ class FunctionBuilder {
 
   /** Walks the body: declarations into scopes, instructions flattened, labels bound. */
   walk(block: A.Block, scope: Scope): void {
-    // Labels are visible in their whole block (a branch may jump forward).
-    for (const s of block.statements) {
-      if (s.kind === 'Variable') this.declare(scope, s, false, block.statements.length);
-    }
+    // Declarations are made in the walk's own pass (names are resolved after it, `resolveOperands`), but all of a
+    // block's before a nested block is walked, as a pass over its declarations first made them: the registers a
+    // declaration names are numbered as they are declared. (The pass of its own touched every statement twice.)
     const stmts = block.statements;
+    let declaredTo = 0;
     for (let i = 0; i < stmts.length; i++) {
       const s = stmts[i]!;
       switch (s.kind) {
+        case 'Variable':
+          if (i >= declaredTo) this.declare(scope, s, false, stmts.length);
+          break;
         case 'Label': {
           const next = stmts[i + 1];
           const directive = next !== undefined && (next.kind === 'BranchTargets' || next.kind === 'CallTargets' || next.kind === 'CallPrototype') ? next : undefined;
@@ -404,6 +407,11 @@ class FunctionBuilder {
           break;
         }
         case 'Block':
+          for (let j = Math.max(i + 1, declaredTo); j < stmts.length; j++) {
+            const d = stmts[j]!;
+            if (d.kind === 'Variable') this.declare(scope, d, false, stmts.length);
+          }
+          declaredTo = stmts.length;
           this.walk(s, new Scope(scope, s));
           break;
         case 'Loc':
