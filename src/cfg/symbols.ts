@@ -69,6 +69,9 @@ export interface SregSymbol {
 
 export type SymbolRef = RegisterSymbol | VariableSymbol | LabelSymbol | FunctionSymbol | SregSymbol;
 
+/** The table of a scope that declares nothing of its kind (never written: `Scope`'s methods replace it). */
+const NO_ENTRIES: ReadonlyMap<string, never> = new Map<string, never>();
+
 /** A `{ }` scope: what it declares, and its parent. */
 export class Scope {
   // (Each table is one shared empty map until the scope declares something of its kind: compiler output nests
@@ -95,9 +98,6 @@ export class Scope {
     (this.labels === NO_ENTRIES ? (this.labels = new Map()) : (this.labels as Map<string, LabelSymbol>)).set(name, l);
   }
 }
-
-/** The table of a scope that declares nothing of its kind (never written: `Scope`'s methods replace it). */
-const NO_ENTRIES: ReadonlyMap<string, never> = new Map<string, never>();
 
 /** A `%r<N>` declaration: its registers by number, each made when first used. */
 export interface RegisterRange {

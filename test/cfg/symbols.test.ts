@@ -143,6 +143,40 @@ describe('a nested scope that declares some names and not others', () => {
   });
 });
 
+describe('a declaration after a nested scope', () => {
+  // Lines: 6 .reg a, 7 {, 8 .reg b, 9 mov b, 10 }, 11 .reg c, 12 mov a, 13 mov c, 14 ret
+  const fn = model(`.entry k()
+{
+  .reg .b32 a;
+  {
+    .reg .b32 b;
+    mov.b32 b, 1;
+  }
+  .reg .b32 c;
+  mov.b32 a, 2;
+  mov.b32 c, 3;
+  ret;
+}
+`);
+
+  it('c (line 11) is declared in the outer scope before the block is walked: registers a, c, b in that order', () => {
+    const [a, b, c] = [namesOn(fn, 12)[0]!, namesOn(fn, 9)[0]!, namesOn(fn, 13)[0]!].map((n) => fn.resolve(n));
+    expect(a).toMatchObject({ kind: 'register', name: 'a', id: 0 });
+    expect(c).toMatchObject({ kind: 'register', name: 'c', id: 1 });
+    expect(b).toMatchObject({ kind: 'register', name: 'b', id: 2 });
+    expect(fn.scope.registers.has('c')).toBe(true);
+    expect(fn.scope.registers.has('b')).toBe(false);
+  });
+
+  it('a scope that declares no variable and no label shares one empty table for them', () => {
+    const inner = fn.instructions.find((i) => i.node.range.line === 9)!.scope;
+    expect(inner).not.toBe(fn.scope);
+    expect(inner.variables.size).toBe(0);
+    expect(inner.variables).toBe(fn.scope.variables);
+    expect(inner.registers.get('b')).toBe(fn.resolve(namesOn(fn, 9)[0]!));
+  });
+});
+
 describe('the registers each instruction writes and reads, listed by the model as it resolves names', () => {
   const fn = model(`.func (.reg .b32 x) g (.reg .b32 y);
 .entry k(.param .u64 p) {

@@ -997,9 +997,9 @@ function compile(fn: FunctionModel, cfg: Cfg): CompiledFunction {
     let flags = op.flags;
     const operands = node.operands;
     // The first bracketed operand (`addressOperand`), found in the same walk. (Dispatched on the model's operand
-    // kinds, an operand's node read only when its kind does not say enough: 22% fewer instructions per compile
-    // of block_warp.ptx under cachegrind, 94.7 M to 73.5 M; the time on the development machine did not move
-    // beyond its noise, which is why session 24 had measured the same dispatch as no faster.)
+    // kinds, an operand's node read only when its kind does not say enough: 94.3-95.6 M instructions per compile
+    // of block_warp.ptx under cachegrind before, 72.6-80.4 M after; the time on the development machine did not
+    // move beyond its noise, which is why session 24 had measured the same dispatch as no faster.)
     let first: A.AddressExpr | undefined;
     let firstAt = 0;
     const end = fx.operandStart[n + 1]!;
