@@ -69,8 +69,16 @@ export interface SregSymbol {
 
 export type SymbolRef = RegisterSymbol | VariableSymbol | LabelSymbol | FunctionSymbol | SregSymbol;
 
-/** The table of a scope that declares nothing of its kind (never written: `Scope`'s methods replace it). */
+/** The table of a scope that declares nothing of its kind (never written: `withEntry` replaces it). */
 const NO_ENTRIES: ReadonlyMap<string, never> = new Map<string, never>();
+
+/** `table` with `name` set to `value`, to store back in its place: a map of its own when it was the shared
+ *  empty one. */
+function withEntry<V>(table: ReadonlyMap<string, V>, name: string, value: V): ReadonlyMap<string, V> {
+  const map = table === NO_ENTRIES ? new Map<string, V>() : (table as Map<string, V>);
+  map.set(name, value);
+  return map;
+}
 
 /** A `{ }` scope: what it declares, and its parent. */
 export class Scope {
@@ -83,20 +91,6 @@ export class Scope {
   variables: ReadonlyMap<string, VariableSymbol> = NO_ENTRIES;
   labels: ReadonlyMap<string, LabelSymbol> = NO_ENTRIES;
   constructor(readonly parent: Scope | undefined, readonly block: A.Block | undefined) {}
-
-  /** Declares `name` in one of the tables (made at the first entry). */
-  addRegister(name: string, r: RegisterSymbol): void {
-    (this.registers === NO_ENTRIES ? (this.registers = new Map()) : (this.registers as Map<string, RegisterSymbol>)).set(name, r);
-  }
-  addRange(name: string, r: RegisterRange): void {
-    (this.ranges === NO_ENTRIES ? (this.ranges = new Map()) : (this.ranges as Map<string, RegisterRange>)).set(name, r);
-  }
-  addVariable(name: string, v: VariableSymbol): void {
-    (this.variables === NO_ENTRIES ? (this.variables = new Map()) : (this.variables as Map<string, VariableSymbol>)).set(name, v);
-  }
-  addLabel(name: string, l: LabelSymbol): void {
-    (this.labels === NO_ENTRIES ? (this.labels = new Map()) : (this.labels as Map<string, LabelSymbol>)).set(name, l);
-  }
 }
 
 /** A `%r<N>` declaration: its registers by number, each made when first used. */
@@ -371,12 +365,12 @@ class FunctionBuilder {
           // would make a list grown from empty a slow dictionary), but not for more: `%r<65536>` in each of
           // thousands of small functions must not take 512 kB each.
           const regs = new Array<RegisterSymbol | undefined>(Math.min(d.count, MAX_DENSE_RANGE, 8 * statements + 64));
-          scope.addRange(d.name, { prefix: d.name, decl, declarator: d, count: d.count, regs, info });
+          scope.ranges = withEntry(scope.ranges, d.name, { prefix: d.name, decl, declarator: d, count: d.count, regs, info });
         } else {
-          scope.addRegister(d.name, this.newRegister(d.name, decl, info, isParam));
+          scope.registers = withEntry(scope.registers, d.name, this.newRegister(d.name, decl, info, isParam));
         }
       } else {
-        scope.addVariable(d.name, variableSymbol(decl, d, false, isParam));
+        scope.variables = withEntry(scope.variables, d.name, variableSymbol(decl, d, false, isParam));
       }
     }
   }
@@ -434,7 +428,7 @@ class FunctionBuilder {
       const sym: LabelSymbol = p.directive === undefined
         ? { kind: 'label', name: p.node.name, target: this.instructions.length, node: p.node }
         : { kind: 'label', name: p.node.name, target: this.instructions.length, node: p.node, directive: p.directive };
-      if (!p.scope.labels.has(sym.name)) p.scope.addLabel(sym.name, sym);
+      if (!p.scope.labels.has(sym.name)) p.scope.labels = withEntry(p.scope.labels, sym.name, sym);
       this.labels.push(sym);
     }
     this.pendingLabels = [];

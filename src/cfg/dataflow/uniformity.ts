@@ -700,8 +700,7 @@ function solveUniformity(ctx: AnalysisContext, fn: FunctionModel): Solved {
       let sv = 0;
       for (let k = hasDefs ? 1 : 0; k < nOps; k++) {
         const ok = operandKind[o0 + k]!;
-        if (ok === OperandKind.Register || ok === OperandKind.Int || ok === OperandKind.Float) continue;
-        if (ok === OperandKind.Variable || ok === OperandKind.OtherName) continue;
+        if (ok === OperandKind.Register || ok === OperandKind.Variable || ok === OperandKind.OtherName || ok === OperandKind.Int || ok === OperandKind.Float) continue;
         sv |= walkSregs(ins[i]!.node.operands[k]!, opReg(i, k));
       }
       sregVar[i] = sv;
