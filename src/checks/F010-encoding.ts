@@ -64,12 +64,15 @@ export const F010: Check = {
     severity: 'low',
     points: 1,
     description: 'The file starts with a byte-order mark, or has non-ASCII characters or invalid UTF-8 inside comments or strings.',
-    rationale: 'ptxas tolerates these, but other PTX consumers (older drivers\' JIT, `cuobjdump`, scripts that slice PTX by bytes) do not; '
-      + 'a BOM or a typographic quote pasted into a comment is an easy way to break a tool chain far from the source.',
+    rationale: 'ptxas 13 rejects them, in comments too ("Unexpected non-ASCII character encountered on line N"), and so do other PTX '
+      + 'consumers (older drivers\' JIT, scripts that slice PTX by bytes); a BOM or a typographic quote pasted into a comment is an easy '
+      + 'way to break a tool chain far from the source.',
     remedy: 'Save the file as plain ASCII without a BOM; replace typographic characters in comments and `.file`/`.pragma` strings.',
     notes: 'Strings are `.file` paths, `.pragma` values and `@@DWARF` lines. Invalid UTF-8 reaches the analyzer as U+FFFD and is '
       + 'reported as such. Non-ASCII outside comments and strings cannot be tokenized: that is an input error (exit 4), not this check. '
-      + 'One finding per comment or string, at its first offending character; the BOM at line 1.',
+      + 'One finding per comment or string, at its first offending character; the BOM at line 1. The catalog\'s rule says ptxas '
+      + 'tolerates these; ptxas 13 rejects any non-ASCII byte, a BOM and comments included (test/checks/mutated-real.test.ts runs it on '
+      + 'nvcc output with a BOM), so the rationale follows ptxas while the rule keeps the catalog\'s words.',
     examples: {
       fails: '.version 7.8\n.target sm_90\n.address_size 64\n// r\u00e9sum\u00e9\n.entry k()\n{\n\tret;\n}\n',
       passes: '.version 7.8\n.target sm_90\n.address_size 64\n// resume\n.entry k()\n{\n\tret;\n}\n',
