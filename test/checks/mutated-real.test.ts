@@ -1,6 +1,6 @@
-// The checks that real compilers never fail (malformed or mistyped PTX: F001-F020, F065), failed on real compiler
+// The checks that real compilers never fail (malformed or mistyped PTX: F001-F020, F031, F065), failed on real compiler
 // output with one slip made in it, the kind a hand edit or a generator bug makes: committed nvcc output
-// (examples/block-reduce.ptx) and nvcc's output for a corpus kernel with indirect calls. Each mutation is asserted
+// (examples/block-reduce.ptx) and nvcc's output for corpus kernels with indirect calls and textures. Each mutation is asserted
 // to land where it is meant to (the line holds the text it replaces), the check to report that line, and, where
 // the check's rationale says ptxas rejects the slip, ptxas to reject the mutated file while it accepts the original.
 import { describe, expect, it } from 'vitest';
@@ -110,6 +110,24 @@ describe.skipIf(nvccMissing !== undefined)('F065 on nvcc output of 27-function-p
     const o = outcomeOf(byId('F065'), mutated);
     expect(o.status).toBe('fail');
     expect(o.findings.map((f) => [f.id, f.location.line])).toEqual([['F065', call + 1]]);
+    if (ptxasMissing === undefined) expect(await ptxasRejects(mutated, 'sm_90')).toBeDefined();
+  });
+});
+
+describe.skipIf(nvccMissing !== undefined)('F031 on nvcc output of 16-textures.cu with a surface reference for a texture', () => {
+  it('a tex through a declared .surfref is reported at the tex; ptxas rejects it too', async () => {
+    const ptx = await compileCuda('fixtures/corpus/cuda/16-textures.cu', 'sm_90');
+    // (nvcc 13 emits texture objects, 64-bit handles that F031 judges and passes; it emits no references: the
+    // declaration is part of the slip.)
+    expect(outcomeOf(byId('F031'), ptx).status).toBe('pass');
+    const declared = mutate(ptx, { line: 0, from: '.address_size 64\n', to: '.address_size 64\n.global .surfref sref;\n' });
+    const lines = declared.split('\n');
+    const tex = lines.findIndex((l) => l.trim().startsWith('tex.1d.'));
+    expect(tex).toBeGreaterThan(0);
+    const mutated = mutate(declared, { line: tex + 1, from: '[%rd1,', to: '[sref,' });
+    const o = outcomeOf(byId('F031'), mutated);
+    expect(o.status).toBe('fail');
+    expect(o.findings.map((f) => [f.id, f.location.line])).toEqual([['F031', tex + 1]]);
     if (ptxasMissing === undefined) expect(await ptxasRejects(mutated, 'sm_90')).toBeDefined();
   });
 });
