@@ -10,7 +10,7 @@
 // number leaves out what NAME asks of other analyses (affine: the compiled instructions, `compile` here).
 import { readFileSync } from 'node:fs';
 import { parsePtx } from '../dist/parser/parse.js';
-import { AnalysisContext } from '../dist/cfg/context.js';
+import { AnalysisContext, ENGINE_ANALYSES } from '../dist/cfg/context.js';
 import { affineAnalysis, compiledFunction } from '../dist/cfg/dataflow/affine.js';
 import { livenessAnalysis } from '../dist/cfg/dataflow/liveness.js';
 import { provenanceAnalysis } from '../dist/cfg/dataflow/provenance.js';
@@ -23,7 +23,6 @@ const ALONE = {
   compile: compiledFunction, affine: affineAnalysis, ranges: rangeAnalysis, provenance: provenanceAnalysis,
   uniformity: uniformityAnalysis, taint: taintAnalysis, reachingDefinitions: reachingDefinitionsAnalysis, liveness: livenessAnalysis,
 };
-const ALL = ['cfg', 'dominators', 'postDominators', 'loops', 'controlDependence', 'reachingDefinitions', 'liveness', 'uniformity', 'provenance', 'taint', 'affine', 'ranges'];
 
 const args = process.argv.slice(2);
 const at = args.indexOf('--passes');
@@ -36,7 +35,7 @@ if (file === undefined || names.length === 0 || names.some((n) => n !== 'model' 
 const parsed = parsePtx(readFileSync(file, 'utf8'));
 if (parsed.errors.length > 0) throw new Error(`${file}: ${parsed.errors[0].message}`);
 const ctx = new AnalysisContext(parsed.module);
-for (const fn of ctx.functions) for (const a of ALL) ctx[a](fn);
+for (const fn of ctx.functions) for (const a of ENGINE_ANALYSES) ctx[a](fn);
 for (const name of names) {
   const times = [];
   for (let p = 0; p < passes; p++) {

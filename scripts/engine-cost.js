@@ -21,9 +21,8 @@
 //   one analysis is the difference of two such counts, within about 30 M of when V8 compiles.
 import { readFileSync } from 'node:fs';
 import { parsePtx } from '../dist/parser/parse.js';
-import { AnalysisContext } from '../dist/cfg/context.js';
+import { AnalysisContext, ENGINE_ANALYSES } from '../dist/cfg/context.js';
 
-const ANALYSES = ['cfg', 'dominators', 'postDominators', 'loops', 'controlDependence', 'reachingDefinitions', 'liveness', 'uniformity', 'provenance', 'taint', 'affine', 'ranges'];
 
 const args = process.argv.slice(2);
 const option = (name) => {
@@ -36,8 +35,8 @@ const option = (name) => {
 const bytes = option('--bytes');
 const only = option('--only');
 const [file, passesArg] = args;
-if (file === undefined || (only !== undefined && !ANALYSES.includes(only))) {
-  console.error(`usage: node scripts/engine-cost.js FILE [PASSES] [--bytes N] [--only ${ANALYSES.join('|')}]`);
+if (file === undefined || (only !== undefined && !ENGINE_ANALYSES.includes(only))) {
+  console.error(`usage: node scripts/engine-cost.js FILE [PASSES] [--bytes N] [--only ${ENGINE_ANALYSES.join('|')}]`);
   process.exit(2);
 }
 const passes = Number(passesArg ?? 3);
@@ -48,7 +47,7 @@ if (bytes !== undefined && text.length > Number(bytes)) {
   if (cut >= 0) text = text.slice(0, Number(bytes) + cut + 1);
 }
 
-const best = new Map([['parse', Infinity], ['model', Infinity], ...ANALYSES.map((a) => [a, Infinity])]);
+const best = new Map([['parse', Infinity], ['model', Infinity], ...ENGINE_ANALYSES.map((a) => [a, Infinity])]);
 const keep = (name, ms) => best.set(name, Math.min(best.get(name), ms));
 for (let p = 0; p < passes; p++) {
   const t0 = performance.now();
@@ -59,16 +58,16 @@ for (let p = 0; p < passes; p++) {
   const ctx = new AnalysisContext(parsed.module);
   const fns = ctx.functions;
   keep('model', performance.now() - t1);
-  const spent = new Map(ANALYSES.map((a) => [a, 0]));
+  const spent = new Map(ENGINE_ANALYSES.map((a) => [a, 0]));
   if (only !== undefined) {
-    const before = ANALYSES.slice(0, ANALYSES.indexOf(only));
+    const before = ENGINE_ANALYSES.slice(0, ENGINE_ANALYSES.indexOf(only));
     for (const fn of fns) for (const a of before) ctx[a](fn);
     const t = performance.now();
     for (const fn of fns) ctx[only](fn);
     spent.set(only, performance.now() - t);
   } else {
     for (const fn of fns) {
-      for (const a of ANALYSES) {
+      for (const a of ENGINE_ANALYSES) {
         const t = performance.now();
         ctx[a](fn);
         spent.set(a, spent.get(a) + performance.now() - t);

@@ -13,9 +13,8 @@ import { readFileSync } from 'node:fs';
 import { PerformanceObserver, constants } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parsePtx } from '../dist/parser/parse.js';
-import { AnalysisContext } from '../dist/cfg/context.js';
+import { AnalysisContext, ENGINE_ANALYSES } from '../dist/cfg/context.js';
 
-const ORDER = ['cfg', 'dominators', 'postDominators', 'loops', 'controlDependence', 'reachingDefinitions', 'liveness', 'uniformity', 'provenance', 'taint', 'affine', 'ranges'];
 const args = process.argv.slice(2);
 const at = args.indexOf('--runs');
 const runs = at < 0 ? 3 : Number(args.splice(at, 2)[1]);
@@ -48,11 +47,11 @@ for (const file of args) {
     parse = Math.min(parse, performance.now() - p0);
     await settle();
     pauses = { minor: 0, major: 0 };
-    const per = Object.fromEntries(ORDER.map((a) => [a, 0]));
+    const per = Object.fromEntries(ENGINE_ANALYSES.map((a) => [a, 0]));
     const t0 = performance.now();
     const ctx = new AnalysisContext(parsed.module);
     for (const fn of ctx.functions) {
-      for (const a of ORDER) {
+      for (const a of ENGINE_ANALYSES) {
         const t = performance.now();
         ctx[a](fn);
         per[a] += performance.now() - t;
@@ -64,7 +63,7 @@ for (const file of args) {
   }
   parseSum += parse;
   engineSum += best.ms;
-  const shares = ORDER.map((a) => `${a} ${(best.per[a] / parse).toFixed(2)}`).join(', ');
+  const shares = ENGINE_ANALYSES.map((a) => `${a} ${(best.per[a] / parse).toFixed(2)}`).join(', ');
   console.log(`${file}: parse ${parse.toFixed(0)} ms, engine ${best.ms.toFixed(0)} ms (${(best.ms / parse).toFixed(2)}× parse), ` +
     `collector pauses ${best.minor.toFixed(0)} ms scavenging + ${best.major.toFixed(0)} ms mark-compact ` +
     `(${(100 * (best.minor + best.major) / best.ms).toFixed(0)}% of the engine)\n  × parse: ${shares}`);

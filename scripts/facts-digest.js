@@ -23,10 +23,9 @@
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { parsePtx } from '../dist/parser/parse.js';
-import { AnalysisContext } from '../dist/cfg/context.js';
+import { AnalysisContext, ENGINE_ANALYSES } from '../dist/cfg/context.js';
 import { effects } from '../dist/cfg/dataflow/effects.js';
 
-const ANALYSES = ['cfg', 'dominators', 'postDominators', 'loops', 'controlDependence', 'reachingDefinitions', 'liveness', 'uniformity', 'provenance', 'taint', 'affine', 'ranges'];
 // ('engine': a shift symbol of the affine forms holds its analysis's engine, whose scratch state is not a fact.)
 const SKIP = new Set(['fn', 'node', 'decl', 'declarator', 'range', 'scope', 'module', 'table', 'variable', 'register', 'cfg', 'spec', 'instruction', 'engine', 'slot']);
 const MAX_DEPTH = 12;
@@ -192,9 +191,9 @@ if (file === undefined) {
 }
 const parsed = parsePtx(readFileSync(file, 'utf8'));
 const ctx = new AnalysisContext(parsed.module);
-if (late) for (const fn of ctx.functions) for (const name of ANALYSES) ctx[name](fn);
+if (late) for (const fn of ctx.functions) for (const name of ENGINE_ANALYSES) ctx[name](fn);
 for (const fn of ctx.functions) {
-  for (const name of ANALYSES) {
+  for (const name of ENGINE_ANALYSES) {
     const d = new Digest();
     const facts = ctx[name](fn);
     writeDigest(facts, new Set(), 0, d);

@@ -51,6 +51,12 @@ class Failed {
 const CALL_GRAPHS = new WeakMap<ModuleModel, CallGraph>();
 const FUNCTIONS_BY_NAME = new WeakMap<ModuleModel, Map<string, FunctionModel>>();
 
+/** Every per-function analysis the context serves, in the order the bench's engine computes them
+ *  (bench/parse-one.js): the measuring scripts walk this list (`ctx[name](fn)`). */
+export const ENGINE_ANALYSES = [
+  'cfg', 'dominators', 'postDominators', 'loops', 'controlDependence', 'reachingDefinitions', 'liveness', 'uniformity', 'provenance', 'taint', 'affine', 'ranges',
+] as const;
+
 export class AnalysisContext {
   readonly model: ModuleModel;
   private readonly cache = new Map<FunctionModel, Facts>();

@@ -270,8 +270,9 @@ function splitNumbered(name: string): [string, number] | undefined {
 }
 
 /** The `%r<N>` ranges of a function's outermost scope, to find a register from its name's characters: no
- *  hash of the name and no map lookup (the parser's name strings are fresh slices, hashed anew at each
- *  occurrence), and most names in compiler output are such registers. */
+ *  map lookup, and most names in compiler output are such registers. (The scanner gives each distinct name one
+ *  string, so a lookup by name hashes it once; the per-function map alone was still slower: resolution on
+ *  segmented_sort.ptx 93-103 ms against 64-78, docs/performance.md, session 26.) */
 class NumberedNames {
   /** The number of the register `find` found. */
   n = 0;

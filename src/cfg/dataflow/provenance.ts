@@ -842,7 +842,7 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
     if (v === 0) return;
     for (let s = flow.insDefStart[i]!; s < flow.insDefStart[i + 1]!; s++) put(flow.slotDef[s]!, v);
   };
-  const { operandStart, operandKind: operandKinds } = fn.effectTable;
+  const { operandStart, operandRegister, operandKind: operandKinds } = fn.effectTable;
   /** Provenance of operand k of instruction i (one closure per function, not one per evaluation); the
    *  syntax tree is read only for an operand that is not a plain register name. */
   const operandValue = (i: number, k: number): number => {
@@ -875,7 +875,7 @@ function computeProvenance(ctx: AnalysisContext, fn: FunctionModel): ProvenanceF
           const v = operandValue(i, 1);
           // (A name leading the destination: the operand table holds its register, -1 for none.)
           const lo = (fn.instructions[i]!.node.operands[0] as A.VectorExpr).elements[0];
-          const reg = lo?.kind === 'Name' ? fn.effectTable.operandRegister[o0]! : -1;
+          const reg = lo?.kind === 'Name' ? operandRegister[o0]! : -1;
           const def = reg >= 0 ? flow.defOf(i, reg) : -1;
           if (v !== 0 && def >= 0) put(def, v | TRUNCATED);
         } else if (d !== OperandKind.Vector && s === OperandKind.Vector) {
